@@ -1,0 +1,50 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+/// OpenCV's flags come from a narrow `.pc` file beside the system-library target: it links only core, imgproc and
+/// imgcodecs (what the shim uses) instead of the ~55 modules `pkg-config opencv4` lists, which would make every process
+/// start load hundreds of shared objects. Where neither known layout is present, the full `opencv4` package is used.
+let openCVPackageConfig: String = {
+    let folder = Context.packageDirectory + "/Sources/COpenCV"
+    let layouts = [
+        ("/usr/include/opencv4/opencv2/core.hpp", "docscan-opencv-linux.pc"),
+        ("/opt/homebrew/include/opencv4/opencv2/core.hpp", "docscan-opencv-homebrew.pc"),
+    ]
+    for (header, file) in layouts where FileManager.default.fileExists(atPath: header) {
+        return folder + "/" + file
+    }
+    return "opencv4"
+}()
+
+let package = Package(
+    name: "DocScan",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "DocScan", targets: ["DocScan"]),
+        .executable(name: "docscan", targets: ["docscan"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenCV",
+            pkgConfig: openCVPackageConfig,
+            providers: [.apt(["libopencv-dev"]), .brew(["opencv"])]
+        ),
+        .target(name: "CDocScanShim", dependencies: ["COpenCV"]),
+        .target(name: "DocScan", dependencies: ["CDocScanShim"]),
+        .executableTarget(
+            name: "docscan",
+            dependencies: [
+                "DocScan",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "DocScanTests", dependencies: ["DocScan"]),
+        .testTarget(name: "docscanTests", dependencies: ["docscan", "DocScan"]),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

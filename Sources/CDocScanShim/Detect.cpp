@@ -1,0 +1,446 @@
+// Document outline detection.
+//
+// On a downscaled, median-smoothed copy of the photo, several segmentations (Otsu thresholds of each Lab channel in
+// both polarities, and closed edge maps) each propose outlines; every outline is fitted with a quadrilateral whose
+// sides are re-fitted robustly to the outline's own points (so a thumb or a shadow bump does not drag a corner). Each
+// quadrilateral is scored by how much of its perimeter shows a colour step from inside to outside. The best
+// non-overlapping ones win, preferring an outline over the parts inside it. Finally each side is moved onto the
+// strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side is
+// hidden.
+#include "Support.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <random>
+
+using docscan::fail;
+using docscan::guarded;
+
+namespace {
+
+using Quad = std::array<cv::Point2d, 4>;
+
+struct Line {  // points p with dot(normal, p) == offset
+    cv::Point2d normal;
+    double offset;
+};
+
+std::optional<cv::Point2d> intersect(const Line &a, const Line &b) {
+    const double det = a.normal.x * b.normal.y - a.normal.y * b.normal.x;
+    if (std::abs(det) < 1e-9) return std::nullopt;
+    return cv::Point2d((a.offset * b.normal.y - b.offset * a.normal.y) / det,
+                       (a.normal.x * b.offset - b.normal.x * a.offset) / det);
+}
+
+Line lineThrough(cv::Point2d p, cv::Point2d q) {
+    cv::Point2d direction = q - p;
+    const double length = std::hypot(direction.x, direction.y);
+    const cv::Point2d normal(-direction.y / length, direction.x / length);
+    return {normal, normal.dot(p)};
+}
+
+/// Total least-squares line through points.
+std::optional<Line> fitLine(const std::vector<cv::Point2d> &points) {
+    if (points.size() < 2) return std::nullopt;
+    cv::Point2d mean(0, 0);
+    for (const auto &p : points) mean += p;
+    mean *= 1.0 / points.size();
+    double sxx = 0, sxy = 0, syy = 0;
+    for (const auto &p : points) {
+        const cv::Point2d d = p - mean;
+        sxx += d.x * d.x;
+        sxy += d.x * d.y;
+        syy += d.y * d.y;
+    }
+    // The normal is the eigenvector of the smaller eigenvalue of the scatter matrix.
+    const double angle = 0.5 * std::atan2(2 * sxy, sxx - syy);  // direction of largest spread
+    const cv::Point2d normal(-std::sin(angle), std::cos(angle));
+    return Line{normal, normal.dot(mean)};
+}
+
+double signedArea(const Quad &q) {
+    double area = 0;
+    for (int i = 0; i < 4; ++i) area += q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y;
+    return area / 2;
+}
+
+bool isConvex(const Quad &q) {
+    int sign = 0;
+    for (int i = 0; i < 4; ++i) {
+        const cv::Point2d a = q[(i + 1) % 4] - q[i], b = q[(i + 2) % 4] - q[(i + 1) % 4];
+        const double cross = a.x * b.y - a.y * b.x;
+        if (std::abs(cross) < 1e-9) return false;
+        const int s = cross > 0 ? 1 : -1;
+        if (sign != 0 && s != sign) return false;
+        sign = s;
+    }
+    return true;
+}
+
+/// Orders corners clockwise on screen (y down), starting with the one nearest the top-left.
+Quad ordered(Quad q) {
+    cv::Point2d centre(0, 0);
+    for (const auto &p : q) centre += p * 0.25;
+    std::sort(q.begin(), q.end(), [&](const cv::Point2d &a, const cv::Point2d &b) {
+        return std::atan2(a.y - centre.y, a.x - centre.x) < std::atan2(b.y - centre.y, b.x - centre.x);
+    });
+    int start = 0;
+    double best = 1e300;
+    for (int i = 0; i < 4; ++i) {
+        const double key = q[i].x + q[i].y;
+        if (key < best) best = key, start = i;
+    }
+    std::rotate(q.begin(), q.begin() + start, q.end());
+    return q;
+}
+
+/// The smallest interior angle of the quad, in degrees.
+double smallestAngle(const Quad &q) {
+    double smallest = 180;
+    for (int i = 0; i < 4; ++i) {
+        const cv::Point2d a = q[(i + 3) % 4] - q[i], b = q[(i + 1) % 4] - q[i];
+        const double cosine = a.dot(b) / (std::hypot(a.x, a.y) * std::hypot(b.x, b.y));
+        smallest = std::min(smallest, std::acos(std::clamp(cosine, -1.0, 1.0)) * 180 / CV_PI);
+    }
+    return smallest;
+}
+
+/// Fits a quadrilateral to an outline: a polygon approximation of its convex hull proposes the four sides, then each
+/// side is re-fitted to the outline points lying along it, ignoring the points of bumps (a thumb, a shadow).
+std::optional<Quad> quadFromContour(const std::vector<cv::Point> &contour, double minArea) {
+    std::vector<cv::Point> hull;
+    cv::convexHull(contour, hull);
+    if (cv::contourArea(hull) < minArea) return std::nullopt;
+    const double perimeter = cv::arcLength(hull, true);
+    std::vector<cv::Point> polygon;
+    for (double epsilon = 0.01; epsilon <= 0.1; epsilon += 0.01) {
+        cv::approxPolyDP(hull, polygon, epsilon * perimeter, true);
+        if (polygon.size() <= 4) break;
+    }
+    Quad rough;
+    if (polygon.size() == 4) {
+        for (int i = 0; i < 4; ++i) rough[i] = cv::Point2d(polygon[i]);
+    } else {
+        cv::Point2f box[4];
+        cv::minAreaRect(hull).points(box);
+        for (int i = 0; i < 4; ++i) rough[i] = cv::Point2d(box[i]);
+    }
+    rough = ordered(rough);
+    // Re-fit each side to the contour points close to it.
+    const double band = std::max(2.0, 0.015 * perimeter);
+    std::array<Line, 4> lines;
+    for (int side = 0; side < 4; ++side) {
+        const cv::Point2d a = rough[side], b = rough[(side + 1) % 4];
+        const Line line = lineThrough(a, b);
+        const cv::Point2d direction = b - a;
+        const double length2 = direction.dot(direction);
+        std::vector<cv::Point2d> near;
+        for (const auto &p : contour) {
+            const cv::Point2d q(p);
+            const double t = (q - a).dot(direction) / length2;
+            if (t < 0.1 || t > 0.9) continue;
+            if (std::abs(line.normal.dot(q) - line.offset) <= band) near.push_back(q);
+        }
+        auto fitted = near.size() >= 8 ? fitLine(near) : std::nullopt;
+        lines[side] = fitted ? *fitted : line;
+    }
+    Quad result;
+    for (int i = 0; i < 4; ++i) {
+        auto corner = intersect(lines[(i + 3) % 4], lines[i]);
+        if (!corner || cv::norm(*corner - rough[i]) > 0.1 * perimeter) return rough;
+        result[i] = *corner;
+    }
+    return isConvex(result) ? result : rough;
+}
+
+/// Samples a 3-channel image (float or 8-bit) bilinearly; false outside.
+template <typename Pixel>
+bool sample(const cv::Mat &image, cv::Point2d p, cv::Vec3f &value) {
+    if (p.x < 0 || p.y < 0 || p.x > image.cols - 1.001 || p.y > image.rows - 1.001) return false;
+    const int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
+    const float fx = static_cast<float>(p.x - x), fy = static_cast<float>(p.y - y);
+    const Pixel *row0 = image.ptr<Pixel>(y), *row1 = image.ptr<Pixel>(y + 1);
+    const cv::Vec3f a = row0[x], b = row0[x + 1], c = row1[x], d = row1[x + 1];
+    value = (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
+    return true;
+}
+
+/// Share of the perimeter along which the colour steps from inside to outside, times a plausibility factor.
+double outlineScore(const cv::Mat &lab, const Quad &quad) {
+    const double orientation = signedArea(quad) > 0 ? 1 : -1;  // clockwise on screen: positive
+    constexpr int samplesPerSide = 32;
+    constexpr double threshold = 7.0;
+    const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
+    double total = 0;
+    double weakest = 1;
+    for (int side = 0; side < 4; ++side) {
+        const cv::Point2d a = quad[side], b = quad[(side + 1) % 4];
+        cv::Point2d direction = b - a;
+        const double length = std::hypot(direction.x, direction.y);
+        direction *= 1.0 / length;
+        // Outward normal for a clockwise (on screen) polygon.
+        const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
+        int supported = 0;
+        for (int i = 0; i < samplesPerSide; ++i) {
+            const double t = 0.06 + 0.88 * (i + 0.5) / samplesPerSide;
+            const cv::Point2d p = a + (b - a) * t;
+            cv::Vec3f inside, outside;
+            if (!sample<cv::Vec3f>(lab, p - outward * step, inside) ||
+                !sample<cv::Vec3f>(lab, p + outward * step, outside))
+                continue;
+            if (cv::norm(inside - outside) > threshold) ++supported;
+        }
+        const double share = static_cast<double>(supported) / samplesPerSide;
+        total += share;
+        weakest = std::min(weakest, share);
+    }
+    double score = 0.75 * total / 4 + 0.25 * weakest;
+    const double angle = smallestAngle(quad);
+    if (angle < 45) score *= std::max(0.0, (angle - 20) / 25);
+    return score;
+}
+
+struct Candidate {
+    Quad quad;
+    double score;
+    double area;
+};
+
+double overlapArea(const Quad &a, const Quad &b) {
+    std::vector<cv::Point2f> pa, pb, intersection;
+    for (const auto &p : a) pa.emplace_back(p);
+    for (const auto &p : b) pb.emplace_back(p);
+    if (signedArea(a) < 0) std::reverse(pa.begin(), pa.end());
+    if (signedArea(b) < 0) std::reverse(pb.begin(), pb.end());
+    return std::max(0.0f, cv::intersectConvexConvex(pa, pb, intersection, true));
+}
+
+/// Keeps the best outlines that do not overlap, preferring an outline to the regions inside it (a page to the table
+/// printed on it, a book to each of its pages) when it is nearly as well supported.
+std::vector<Candidate> select(std::vector<Candidate> candidates, double minScore) {
+    std::sort(candidates.begin(), candidates.end(),
+              [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+    std::vector<Candidate> chosen;
+    for (const auto &candidate : candidates) {
+        if (candidate.score < minScore) break;
+        bool keep = true;
+        std::vector<size_t> swallowed;
+        for (size_t i = 0; i < chosen.size(); ++i) {
+            const double shared = overlapArea(candidate.quad, chosen[i].quad);
+            if (shared <= 0.15 * std::min(candidate.area, chosen[i].area)) continue;
+            const bool containsChosen = shared >= 0.85 * chosen[i].area && candidate.area > 1.25 * chosen[i].area;
+            if (containsChosen && candidate.score >= chosen[i].score - 0.12) {
+                swallowed.push_back(i);
+            } else {
+                keep = false;
+                break;
+            }
+        }
+        if (!keep) continue;
+        for (auto it = swallowed.rbegin(); it != swallowed.rend(); ++it) chosen.erase(chosen.begin() + *it);
+        chosen.push_back(candidate);
+    }
+    return chosen;
+}
+
+void addOutlines(const cv::Mat &mask, double minArea, const cv::Mat &lab, std::vector<Candidate> &candidates,
+                 int retrieval = cv::RETR_EXTERNAL) {
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(mask, contours, retrieval, cv::CHAIN_APPROX_NONE);
+    for (const auto &contour : contours) {
+        if (contour.size() < 20) continue;
+        const cv::Rect box = cv::boundingRect(contour);
+        if (static_cast<double>(box.area()) < minArea) continue;
+        const auto quad = quadFromContour(contour, minArea);
+        if (!quad || !isConvex(*quad)) continue;
+        const double area = std::abs(signedArea(*quad));
+        if (area < minArea || area > 0.97 * lab.total()) continue;
+        candidates.push_back({*quad, outlineScore(lab, *quad), area});
+    }
+}
+
+/// Proposes outlines from thresholds of each Lab channel and from closed edge maps.
+std::vector<Candidate> propose(const cv::Mat &smallBGR, double minAreaFraction, cv::Mat &labFloat) {
+    cv::Mat smooth;
+    cv::medianBlur(smallBGR, smooth, 5);
+    cv::Mat lab;
+    cv::cvtColor(smooth, lab, cv::COLOR_BGR2Lab);
+    lab.convertTo(labFloat, CV_32FC3);
+    const double minArea = minAreaFraction * smallBGR.total();
+
+    std::vector<Candidate> candidates;
+    std::vector<cv::Mat> channels;
+    cv::split(lab, channels);
+    const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5));
+    for (int c = 0; c < 3; ++c) {
+        cv::Mat mask;
+        cv::threshold(channels[c], mask, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        for (int polarity = 0; polarity < 2; ++polarity) {
+            cv::Mat m = polarity == 0 ? mask : 255 - mask;
+            cv::morphologyEx(m, m, cv::MORPH_OPEN, kernel);
+            cv::morphologyEx(m, m, cv::MORPH_CLOSE, kernel);
+            addOutlines(m, minArea, labFloat, candidates);
+        }
+    }
+    cv::Mat edges = cv::Mat::zeros(lab.size(), CV_8U);
+    for (int c = 0; c < 3; ++c) {
+        cv::Mat e;
+        const double low = c == 0 ? 12 : 6;
+        cv::Canny(channels[c], e, low, low * 2.5, 3, true);
+        edges |= e;
+    }
+    cv::dilate(edges, edges, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    addOutlines(edges, minArea, labFloat, candidates, cv::RETR_LIST);
+    return candidates;
+}
+
+/// Moves one side onto the strongest colour edge near it at full resolution; returns nullopt without clear support.
+std::optional<Line> refineSide(const cv::Mat &image, cv::Point2d a, cv::Point2d b, cv::Point2d outward, double radius,
+                               std::mt19937 &random) {
+    constexpr int positions = 64;
+    const cv::Point2d along = (b - a) * (1.0 / cv::norm(b - a));
+    const int reach = static_cast<int>(std::ceil(radius));
+    const auto color = [&](cv::Point2d p, cv::Vec3f &v) {
+        // Average of three points along the side, which quietens noise and print.
+        cv::Vec3f s0, s1, s2;
+        if (!sample<cv::Vec3b>(image, p - along * 2.0, s0) || !sample<cv::Vec3b>(image, p, s1) ||
+            !sample<cv::Vec3b>(image, p + along * 2.0, s2))
+            return false;
+        v = (s0 + s1 + s2) * (1.0f / 3);
+        return true;
+    };
+    std::vector<cv::Point2d> points;
+    std::vector<cv::Vec3f> profile(2 * reach + 1);
+    std::vector<char> valid(2 * reach + 1);
+    for (int i = 0; i < positions; ++i) {
+        const double t = 0.05 + 0.9 * (i + 0.5) / positions;
+        const cv::Point2d base = a + (b - a) * t;
+        for (int o = -reach; o <= reach; ++o) valid[o + reach] = color(base + outward * o, profile[o + reach]);
+        double best = 0;
+        int bestOffset = 0;
+        std::vector<double> strength(2 * reach + 1, 0);
+        for (int o = -reach + 2; o <= reach - 2; ++o) {
+            const int k = o + reach;
+            if (!valid[k - 2] || !valid[k + 2]) continue;
+            strength[k] = cv::norm(profile[k + 2] - profile[k - 2]);
+            if (strength[k] > best) best = strength[k], bestOffset = o;
+        }
+        if (best < 8) continue;
+        // Sub-pixel peak by a parabola through the neighbours.
+        double offset = bestOffset;
+        const int k = bestOffset + reach;
+        if (k > 0 && k < 2 * reach && strength[k - 1] > 0 && strength[k + 1] > 0) {
+            const double l = strength[k - 1], c = strength[k], r = strength[k + 1];
+            const double denominator = l - 2 * c + r;
+            if (denominator < 0) offset += std::clamp(0.5 * (l - r) / denominator, -0.5, 0.5);
+        }
+        points.push_back(base + outward * offset);
+    }
+    if (points.size() < positions / 4) return std::nullopt;
+    // RANSAC: the line through two edge points that most others agree with, then least squares on its inliers.
+    const double tolerance = std::max(1.5, radius / 12);
+    std::uniform_int_distribution<size_t> pick(0, points.size() - 1);
+    std::vector<cv::Point2d> bestInliers;
+    for (int iteration = 0; iteration < 80; ++iteration) {
+        const size_t i = pick(random), j = pick(random);
+        if (i == j || cv::norm(points[i] - points[j]) < 1e-6) continue;
+        const Line candidate = lineThrough(points[i], points[j]);
+        if (std::abs(candidate.normal.dot(outward)) < 0.9) continue;  // must stay nearly parallel to the side
+        std::vector<cv::Point2d> inliers;
+        for (const auto &p : points)
+            if (std::abs(candidate.normal.dot(p) - candidate.offset) <= tolerance) inliers.push_back(p);
+        if (inliers.size() > bestInliers.size()) bestInliers = std::move(inliers);
+    }
+    if (bestInliers.size() < std::max<size_t>(10, positions * 3 / 10)) return std::nullopt;
+    return fitLine(bestInliers);
+}
+
+}  // namespace
+
+ds_detect_options ds_detect_options_default(void) { return {640, 0.02, 0.5, 1}; }
+
+ds_status ds_refine_quad(const ds_image *image, double corners[8], double search_radius) {
+    return guarded("refine_quad", [&]() -> ds_status {
+        if (!(search_radius > 0)) return fail(DS_ERROR_INVALID_ARGUMENT, "search radius must be positive");
+        Quad quad;
+        for (int i = 0; i < 4; ++i) quad[i] = {corners[2 * i], corners[2 * i + 1]};
+        if (!isConvex(quad)) return fail(DS_ERROR_INVALID_ARGUMENT, "the outline is not a convex quadrilateral");
+        const cv::Mat &source = image->mat;
+        // Only the band around the outline is read, so convert just that region to float.
+        cv::Rect region = cv::boundingRect(std::vector<cv::Point2f>(quad.begin(), quad.end()));
+        const int margin = static_cast<int>(std::ceil(search_radius)) + 6;
+        region = cv::Rect(region.x - margin, region.y - margin, region.width + 2 * margin, region.height + 2 * margin) &
+                 cv::Rect(0, 0, source.cols, source.rows);
+        if (region.empty()) return DS_OK;
+        cv::Mat color = source(region);
+        if (source.channels() == 1) cv::cvtColor(source(region), color, cv::COLOR_GRAY2BGR);
+        const cv::Point2d shift(region.x, region.y);
+        const double orientation = signedArea(quad) > 0 ? 1 : -1;
+        std::mt19937 random(7);
+        std::array<Line, 4> lines;
+        for (int side = 0; side < 4; ++side) {
+            const cv::Point2d a = quad[side] - shift, b = quad[(side + 1) % 4] - shift;
+            const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
+            const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
+            auto refined = refineSide(color, a, b, outward, search_radius, random);
+            // A refined side must stay within the search band of the rough one.
+            if (refined) {
+                const double da = refined->normal.dot(a) - refined->offset, db = refined->normal.dot(b) - refined->offset;
+                if (std::abs(da) > search_radius * 1.5 || std::abs(db) > search_radius * 1.5) refined.reset();
+            }
+            lines[side] = refined ? *refined : lineThrough(a, b);
+        }
+        Quad result;
+        for (int i = 0; i < 4; ++i) {
+            auto corner = intersect(lines[(i + 3) % 4], lines[i]);
+            if (!corner) return DS_OK;
+            result[i] = *corner + shift;
+            if (cv::norm(result[i] - quad[i]) > 3 * search_radius) return DS_OK;  // keep the rough outline
+        }
+        if (!isConvex(result)) return DS_OK;
+        for (int i = 0; i < 4; ++i) corners[2 * i] = result[i].x, corners[2 * i + 1] = result[i].y;
+        return DS_OK;
+    });
+}
+
+ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *options, ds_detection *results,
+                              int32_t capacity, int32_t *count) {
+    *count = 0;
+    return guarded("detect_documents", [&]() -> ds_status {
+        if (capacity < 0) return fail(DS_ERROR_INVALID_ARGUMENT, "capacity must not be negative");
+        if (options->working_size < 64) return fail(DS_ERROR_INVALID_ARGUMENT, "working size must be at least 64");
+        const cv::Mat &source = image->mat;
+        if (source.cols < 16 || source.rows < 16) return DS_OK;
+        cv::Mat color = source.channels() == 3 ? source : cv::Mat();
+        if (color.empty()) cv::cvtColor(source, color, cv::COLOR_GRAY2BGR);
+        cv::Mat small;
+        const double factor = docscan::downscale(color, options->working_size, small);
+        cv::Mat lab;
+        auto candidates = propose(small, options->min_area_fraction, lab);
+        const auto chosen = select(std::move(candidates), options->min_confidence);
+
+        const int n = std::min<int>(capacity, static_cast<int>(chosen.size()));
+        for (int k = 0; k < n; ++k) {
+            double corners[8];
+            for (int i = 0; i < 4; ++i) {
+                corners[2 * i] = (chosen[k].quad[i].x + 0.5) * factor - 0.5;
+                corners[2 * i + 1] = (chosen[k].quad[i].y + 0.5) * factor - 0.5;
+            }
+            if (options->refine) {
+                const ds_status status = ds_refine_quad(image, corners, 3 * factor + 6);
+                if (status != DS_OK) return status;
+            }
+            Quad full;
+            for (int i = 0; i < 4; ++i) full[i] = {corners[2 * i], corners[2 * i + 1]};
+            full = ordered(full);
+            for (int i = 0; i < 4; ++i) results[k].corners[2 * i] = full[i].x, results[k].corners[2 * i + 1] = full[i].y;
+            results[k].confidence = std::clamp(chosen[k].score, 0.0, 1.0);
+        }
+        *count = n;
+        return DS_OK;
+    });
+}

@@ -1,0 +1,188 @@
+// Decoding, encoding and the geometric operations on ds_image.
+#include "Support.hpp"
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+using docscan::emit;
+using docscan::fail;
+using docscan::guarded;
+
+namespace {
+
+/// Brings any decoded matrix to 8-bit gray or BGR: 16-bit and float samples are scaled, alpha is composited on white.
+cv::Mat normalized(cv::Mat mat) {
+    if (mat.depth() == CV_16U) {
+        mat.convertTo(mat, CV_8U, 1.0 / 257.0);
+    } else if (mat.depth() == CV_32F || mat.depth() == CV_64F) {
+        mat.convertTo(mat, CV_8U, 255.0);
+    } else if (mat.depth() != CV_8U) {
+        double low = 0, high = 0;
+        cv::minMaxLoc(mat.reshape(1), &low, &high);
+        mat.convertTo(mat, CV_8U, high > low ? 255.0 / (high - low) : 1.0, high > low ? -low * 255.0 / (high - low) : 0);
+    }
+    if (mat.channels() == 4) {
+        std::vector<cv::Mat> planes;
+        cv::split(mat, planes);
+        cv::Mat alpha;
+        planes[3].convertTo(alpha, CV_32F, 1.0 / 255.0);
+        cv::Mat inverse = 1.0 - alpha;
+        for (int c = 0; c < 3; ++c) {
+            cv::Mat plane;
+            planes[c].convertTo(plane, CV_32F);
+            plane = plane.mul(alpha) + inverse * 255.0;
+            plane.convertTo(planes[c], CV_8U);
+        }
+        planes.pop_back();
+        cv::merge(planes, mat);
+    } else if (mat.channels() == 2) {
+        std::vector<cv::Mat> planes;
+        cv::split(mat, planes);
+        mat = planes[0];
+    }
+    return mat;
+}
+
+bool looksLikeJPEG(const void *bytes, size_t length) {
+    const auto *b = static_cast<const unsigned char *>(bytes);
+    return length >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF;
+}
+
+}  // namespace
+
+ds_status ds_image_decode(const void *bytes, size_t length, ds_image **out) {
+    *out = nullptr;
+    return guarded("decode", [&]() -> ds_status {
+        if (length == 0) return fail(DS_ERROR_DECODE, "the file is empty");
+        const cv::Mat encoded(1, static_cast<int>(length), CV_8U, const_cast<void *>(bytes));
+        // JPEG has neither alpha nor 16-bit samples, and OpenCV converts CMYK JPEGs only when asked for colour.
+        const int flags = looksLikeJPEG(bytes, length)
+                              ? (cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION)
+                              : (cv::IMREAD_UNCHANGED | cv::IMREAD_ANYDEPTH | cv::IMREAD_IGNORE_ORIENTATION);
+        cv::Mat decoded = cv::imdecode(encoded, flags);
+        if (decoded.empty()) return fail(DS_ERROR_DECODE, "the image data is damaged or in an unsupported format");
+        return emit(normalized(std::move(decoded)), out);
+    });
+}
+
+ds_status ds_image_create(int32_t width, int32_t height, int32_t channels, const void *pixels, size_t bytes_per_row,
+                          ds_image **out) {
+    *out = nullptr;
+    return guarded("create", [&]() -> ds_status {
+        if (width <= 0 || height <= 0) return fail(DS_ERROR_INVALID_ARGUMENT, "image size must be positive");
+        if (channels != 1 && channels != 3) return fail(DS_ERROR_INVALID_ARGUMENT, "channels must be 1 or 3");
+        if (bytes_per_row < static_cast<size_t>(width) * channels)
+            return fail(DS_ERROR_INVALID_ARGUMENT, "bytes per row is smaller than a row of pixels");
+        const cv::Mat borrowed(height, width, CV_8UC(channels), const_cast<void *>(pixels), bytes_per_row);
+        return emit(borrowed.clone(), out);
+    });
+}
+
+void ds_image_free(ds_image *image) { delete image; }
+
+int32_t ds_image_width(const ds_image *image) { return image->mat.cols; }
+int32_t ds_image_height(const ds_image *image) { return image->mat.rows; }
+int32_t ds_image_channels(const ds_image *image) { return image->mat.channels(); }
+const void *ds_image_pixels(const ds_image *image) { return image->mat.data; }
+size_t ds_image_bytes_per_row(const ds_image *image) { return image->mat.step[0]; }
+
+const void *ds_buffer_bytes(const ds_buffer *buffer) { return buffer->bytes.data(); }
+size_t ds_buffer_length(const ds_buffer *buffer) { return buffer->bytes.size(); }
+void ds_buffer_free(ds_buffer *buffer) { delete buffer; }
+
+ds_status ds_image_encode(const ds_image *image, ds_encoding encoding, int32_t quality, ds_buffer **out) {
+    *out = nullptr;
+    return guarded("encode", [&]() -> ds_status {
+        std::vector<int> parameters;
+        const char *extension = ".png";
+        switch (encoding) {
+            case DS_ENCODING_PNG:
+                parameters = {cv::IMWRITE_PNG_COMPRESSION, std::clamp(quality, 0, 9)};
+                break;
+            case DS_ENCODING_JPEG:
+                extension = ".jpg";
+                parameters = {cv::IMWRITE_JPEG_QUALITY, std::clamp(quality, 1, 100)};
+                break;
+            default:
+                return fail(DS_ERROR_INVALID_ARGUMENT, "unknown encoding");
+        }
+        auto buffer = std::make_unique<ds_buffer>();
+        if (!cv::imencode(extension, image->mat, buffer->bytes, parameters))
+            return fail(DS_ERROR_ENCODE, "OpenCV could not encode the image");
+        *out = buffer.release();
+        return DS_OK;
+    });
+}
+
+ds_status ds_image_orient(const ds_image *image, int32_t orientation, ds_image **out) {
+    *out = nullptr;
+    return guarded("orient", [&]() -> ds_status {
+        const cv::Mat &m = image->mat;
+        cv::Mat r;
+        switch (orientation) {
+            case 1: r = m.clone(); break;
+            case 2: cv::flip(m, r, 1); break;                      // mirrored horizontally
+            case 3: cv::rotate(m, r, cv::ROTATE_180); break;
+            case 4: cv::flip(m, r, 0); break;                      // mirrored vertically
+            case 5: cv::transpose(m, r); break;                    // mirrored along the main diagonal
+            case 6: cv::rotate(m, r, cv::ROTATE_90_CLOCKWISE); break;
+            case 7: cv::transpose(m, r); cv::rotate(r, r, cv::ROTATE_180); break;  // anti-diagonal
+            case 8: cv::rotate(m, r, cv::ROTATE_90_COUNTERCLOCKWISE); break;
+            default: return fail(DS_ERROR_INVALID_ARGUMENT, "EXIF orientation must be 1...8");
+        }
+        return emit(std::move(r), out);
+    });
+}
+
+ds_status ds_image_resize(const ds_image *image, int32_t width, int32_t height, ds_image **out) {
+    *out = nullptr;
+    return guarded("resize", [&]() -> ds_status {
+        if (width <= 0 || height <= 0) return fail(DS_ERROR_INVALID_ARGUMENT, "image size must be positive");
+        const bool shrinking = width * static_cast<int64_t>(height) < image->mat.total();
+        cv::Mat r;
+        cv::resize(image->mat, r, cv::Size(width, height), 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
+        return emit(std::move(r), out);
+    });
+}
+
+ds_status ds_image_to_gray(const ds_image *image, ds_image **out) {
+    *out = nullptr;
+    return guarded("to_gray", [&]() -> ds_status {
+        cv::Mat g = docscan::gray(image->mat);
+        return emit(g.data == image->mat.data ? g.clone() : g, out);
+    });
+}
+
+ds_status ds_image_warp(const ds_image *image, const double homography[9], int32_t width, int32_t height,
+                        ds_image **out) {
+    *out = nullptr;
+    return guarded("warp", [&]() -> ds_status {
+        if (width <= 0 || height <= 0) return fail(DS_ERROR_INVALID_ARGUMENT, "output size must be positive");
+        const cv::Matx33d forward(homography);
+        cv::Matx33d inverse;
+        if (cv::invert(forward, inverse) == 0) return fail(DS_ERROR_INVALID_ARGUMENT, "the homography is singular");
+        // When the output is much smaller than the region it shows, shrink the source first (area averaging) so that
+        // bilinear sampling does not alias fine print.
+        std::vector<cv::Point2d> corners{{0, 0}, {double(width), 0}, {double(width), double(height)}, {0, double(height)}};
+        std::vector<cv::Point2d> mapped;
+        cv::perspectiveTransform(corners, mapped, inverse);
+        std::vector<cv::Point2f> mappedF(mapped.begin(), mapped.end());
+        const double sourceArea = std::abs(cv::contourArea(mappedF));
+        const int factor = static_cast<int>(std::floor(std::sqrt(sourceArea / (double(width) * height))));
+        cv::Mat source = image->mat;
+        if (factor >= 2 && source.cols / factor > 0 && source.rows / factor > 0) {
+            cv::Mat shrunk;
+            cv::resize(source, shrunk, cv::Size(source.cols / factor, source.rows / factor), 0, 0, cv::INTER_AREA);
+            // small = (source - (f-1)/2) / f, so output -> small is S * inverse with S that affine map.
+            const double f = static_cast<double>(source.cols) / shrunk.cols;
+            const double g = static_cast<double>(source.rows) / shrunk.rows;
+            const cv::Matx33d toSmall(1 / f, 0, -(f - 1) / (2 * f), 0, 1 / g, -(g - 1) / (2 * g), 0, 0, 1);
+            inverse = toSmall * inverse;
+            source = shrunk;
+        }
+        cv::Mat r;
+        cv::warpPerspective(source, r, inverse, cv::Size(width, height), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                            cv::BORDER_REPLICATE);
+        return emit(std::move(r), out);
+    });
+}

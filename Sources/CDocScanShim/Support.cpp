@@ -1,0 +1,42 @@
+#include "Support.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <cmath>
+
+namespace {
+thread_local std::string lastErrorMessage;
+}
+
+ds_status docscan::fail(ds_status status, std::string message) {
+    lastErrorMessage = std::move(message);
+    return status;
+}
+
+const char *ds_last_error_message(void) { return lastErrorMessage.c_str(); }
+
+void ds_set_thread_count(int32_t count) {
+    try {
+        cv::setNumThreads(count <= 0 ? -1 : count);
+    } catch (...) {
+    }
+}
+
+cv::Mat docscan::gray(const cv::Mat &mat) {
+    if (mat.channels() == 1) return mat;
+    cv::Mat result;
+    cv::cvtColor(mat, result, cv::COLOR_BGR2GRAY);
+    return result;
+}
+
+double docscan::downscale(const cv::Mat &source, int longSide, cv::Mat &result) {
+    const int longest = std::max(source.cols, source.rows);
+    if (longest <= longSide) {
+        result = source;
+        return 1.0;
+    }
+    const int factor = static_cast<int>(std::ceil(static_cast<double>(longest) / longSide));
+    const cv::Size size(std::max(1, source.cols / factor), std::max(1, source.rows / factor));
+    cv::resize(source, result, size, 0, 0, cv::INTER_AREA);
+    return static_cast<double>(source.cols) / size.width;
+}

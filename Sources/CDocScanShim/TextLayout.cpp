@@ -1,0 +1,226 @@
+// Text direction, skew and book gutters, found from the ink of a flat page.
+//
+// Direction and skew: the ink pixels are projected across the text lines at every candidate angle; the projection is
+// sharpest (most concentrated) when it runs exactly across the lines. Trying both the horizontal and the vertical family
+// of angles tells whether the lines run across or down the image. Upright against upside down: in Latin, Greek and
+// Cyrillic text, capitals, digits and ascenders put much more ink above the x-height band than descenders put below it.
+#include "Support.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <cmath>
+
+using docscan::fail;
+using docscan::guarded;
+
+namespace {
+
+/// Ink of a page as a binary mask at about 1000 pixels, without large shapes (rules, boxes, pictures) or specks.
+cv::Mat inkMask(const cv::Mat &page) {
+    cv::Mat small;
+    docscan::downscale(docscan::gray(page), 1000, small);
+    const int kernel = std::max(9, (std::max(small.cols, small.rows) / 60) | 1);
+    cv::Mat background;
+    cv::morphologyEx(small, background, cv::MORPH_CLOSE,
+                     cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(kernel, kernel)));
+    cv::Mat flat;
+    cv::divide(small, cv::max(background, 1), flat, 255.0);
+    cv::Mat ink = flat < 170;
+    cv::Mat labels, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+    const int largest = std::max(small.cols, small.rows) / 10;
+    std::vector<uchar> keep(count, 0);
+    for (int i = 1; i < count; ++i) {
+        const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+        const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+        keep[i] = area >= 3 && w < largest && h < largest;
+    }
+    for (int y = 0; y < ink.rows; ++y) {
+        const int *label = labels.ptr<int>(y);
+        uchar *row = ink.ptr<uchar>(y);
+        for (int x = 0; x < ink.cols; ++x) row[x] = keep[label[x]] ? 255 : 0;
+    }
+    return ink;
+}
+
+std::vector<cv::Point2f> inkPoints(const cv::Mat &ink, size_t limit) {
+    std::vector<cv::Point> all;
+    cv::findNonZero(ink, all);
+    std::vector<cv::Point2f> points;
+    const size_t stride = std::max<size_t>(1, all.size() / limit);
+    for (size_t i = 0; i < all.size(); i += stride) points.emplace_back(all[i]);
+    return points;
+}
+
+/// Projection of the points onto the direction (−sin a, cos a) (rows of text at angle a), one bin per pixel.
+std::vector<double> project(const std::vector<cv::Point2f> &points, double radians, double &origin) {
+    const double s = std::sin(radians), c = std::cos(radians);
+    double low = 1e300, high = -1e300;
+    for (const auto &p : points) {
+        const double v = -p.x * s + p.y * c;
+        low = std::min(low, v), high = std::max(high, v);
+    }
+    std::vector<double> bins(static_cast<size_t>(high - low) + 2, 0);
+    for (const auto &p : points) bins[static_cast<size_t>(-p.x * s + p.y * c - low)] += 1;
+    origin = low;
+    return bins;
+}
+
+/// How concentrated a projection is: 1 for evenly spread ink, much more when it falls into separate lines.
+double sharpness(const std::vector<double> &bins, size_t count) {
+    double squares = 0;
+    for (double b : bins) squares += b * b;
+    return squares * bins.size() / (static_cast<double>(count) * count);
+}
+
+struct Direction {
+    double radians;
+    double score;
+};
+
+Direction bestAngle(const std::vector<cv::Point2f> &points, double centre) {
+    Direction best{centre, -1};
+    double origin;
+    for (double degrees = -12; degrees <= 12.001; degrees += 0.5) {
+        const double radians = centre + degrees * CV_PI / 180;
+        const double score = sharpness(project(points, radians, origin), points.size());
+        if (score > best.score) best = {radians, score};
+    }
+    const double coarse = best.radians;
+    for (double degrees = -0.5; degrees <= 0.501; degrees += 0.05) {
+        const double radians = coarse + degrees * CV_PI / 180;
+        const double score = sharpness(project(points, radians, origin), points.size());
+        if (score > best.score) best = {radians, score};
+    }
+    return best;
+}
+
+/// Ink above the x-height band minus ink below it, summed over the text lines of a projection (rows top to bottom).
+void ascenderBalance(const std::vector<double> &bins, double &above, double &below) {
+    above = below = 0;
+    std::vector<double> smooth(bins.size(), 0);
+    for (size_t i = 0; i < bins.size(); ++i) {
+        double sum = 0;
+        int n = 0;
+        for (int d = -1; d <= 1; ++d) {
+            const long j = static_cast<long>(i) + d;
+            if (j >= 0 && j < static_cast<long>(bins.size())) sum += bins[j], ++n;
+        }
+        smooth[i] = sum / n;
+    }
+    const double peak = *std::max_element(smooth.begin(), smooth.end());
+    if (peak <= 0) return;
+    size_t i = 0;
+    while (i < smooth.size()) {
+        if (smooth[i] <= 0.04 * peak) {
+            ++i;
+            continue;
+        }
+        size_t end = i;
+        double bandPeak = 0;
+        while (end < smooth.size() && smooth[end] > 0.04 * peak) bandPeak = std::max(bandPeak, smooth[end++]);
+        // The x-height core: the rows of the band where the ink is dense.
+        size_t coreStart = i, coreEnd = end - 1;
+        while (coreStart < end && smooth[coreStart] < 0.5 * bandPeak) ++coreStart;
+        while (coreEnd > coreStart && smooth[coreEnd] < 0.5 * bandPeak) --coreEnd;
+        if (end - i >= 4) {
+            for (size_t k = i; k < coreStart; ++k) above += bins[k];
+            for (size_t k = coreEnd + 1; k < end; ++k) below += bins[k];
+        }
+        i = end;
+    }
+}
+
+}  // namespace
+
+ds_status ds_analyze_text_layout(const ds_image *page, ds_text_layout *out) {
+    *out = {0, 0, 0, 0};
+    return guarded("analyze_text_layout", [&]() -> ds_status {
+        const cv::Mat ink = inkMask(page->mat);
+        const auto points = inkPoints(ink, 60000);
+        if (points.size() < 300) return DS_OK;
+        const Direction across = bestAngle(points, 0);
+        const Direction down = bestAngle(points, CV_PI / 2);
+        const bool vertical = down.score > across.score;
+        const Direction chosen = vertical ? down : across;
+        const double other = vertical ? across.score : down.score;
+        double origin;
+        const auto bins = project(points, chosen.radians, origin);
+        double above, below;
+        ascenderBalance(bins, above, below);
+        // For vertical lines the projection axis points left (−x) for angle π/2: "above" is the right-hand side.
+        const bool ascendersFirst = above >= below;
+        int quarterTurns;
+        if (!vertical) {
+            quarterTurns = ascendersFirst ? 0 : 2;
+        } else {
+            quarterTurns = ascendersFirst ? 3 : 1;
+        }
+        const double residual = chosen.radians - (vertical ? CV_PI / 2 : 0);
+        out->quarter_turns = quarterTurns;
+        out->skew_degrees = -residual * 180 / CV_PI;
+        out->line_confidence = std::clamp(1 - (other - 1) / std::max(1e-9, chosen.score - 1), 0.0, 1.0);
+        out->upright_confidence = above + below > 0 ? std::abs(above - below) / (above + below) : 0;
+        return DS_OK;
+    });
+}
+
+ds_status ds_find_gutter(const ds_image *page, ds_gutter *out) {
+    *out = {0, 0, 0, 0};
+    return guarded("find_gutter", [&]() -> ds_status {
+        cv::Mat small;
+        const double factor = docscan::downscale(docscan::gray(page->mat), 1000, small);
+        const double aspect = static_cast<double>(small.cols) / small.rows;
+        if (aspect < 0.9 || aspect > 2.4 || small.cols < 100) return DS_OK;
+        const cv::Mat ink = inkMask(small);
+        const int rowStart = small.rows / 10, rowEnd = small.rows - small.rows / 10;
+        // Column brightness and ink, for the upper half, the lower half and the whole height.
+        const auto columnMeans = [&](int from, int to, const cv::Mat &m) {
+            cv::Mat column;
+            cv::reduce(m.rowRange(from, to), column, 0, cv::REDUCE_AVG, CV_64F);
+            return column;
+        };
+        const cv::Mat brightness = columnMeans(rowStart, rowEnd, small);
+        const cv::Mat inkDensity = columnMeans(rowStart, rowEnd, ink) / 255.0;
+        const int w = small.cols;
+        const int halo = std::max(2, w / 80);
+        const auto mean = [](const cv::Mat &column, int from, int to) {
+            from = std::max(from, 0), to = std::min(to, column.cols);
+            return to > from ? cv::mean(column.colRange(from, to))[0] : 0.0;
+        };
+        double bestScore = 0;
+        int bestX = -1;
+        for (int x = w * 35 / 100; x <= w * 65 / 100; ++x) {
+            const double gap = mean(inkDensity, x - halo, x + halo + 1);
+            if (gap > 0.004) continue;  // text crosses here
+            const double centre = mean(brightness, x - 1, x + 2);
+            const double sides = 0.5 * (mean(brightness, x - w / 7, x - w / 14) + mean(brightness, x + w / 14, x + w / 7));
+            const double dip = sides - centre;
+            if (dip > bestScore) bestScore = dip, bestX = x;
+        }
+        if (bestX < 0 || bestScore < 6) return DS_OK;
+        const double leftInk = mean(inkDensity, w / 10, bestX - w / 20), rightInk = mean(inkDensity, bestX + w / 20, w - w / 10);
+        if (leftInk < 0.004 || rightInk < 0.004) return DS_OK;
+        // Follow the fold in the upper and lower halves, where a slight residual tilt shows.
+        const auto darkestNear = [&](int from, int to) {
+            const cv::Mat column = columnMeans(from, to, small);
+            int x = bestX;
+            double darkest = 1e300;
+            for (int c = bestX - halo * 2; c <= bestX + halo * 2; ++c) {
+                if (c < 1 || c >= w - 1) continue;
+                const double v = mean(column, c - 1, c + 2);
+                if (v < darkest) darkest = v, x = c;
+            }
+            return x;
+        };
+        const int upper = darkestNear(rowStart, small.rows / 2), lower = darkestNear(small.rows / 2, rowEnd);
+        const double upperY = 0.5 * (rowStart + small.rows / 2), lowerY = 0.5 * (small.rows / 2 + rowEnd);
+        const double slope = (lower - upper) / (lowerY - upperY);
+        const double topX = upper - slope * upperY, bottomX = upper + slope * (small.rows - 1 - upperY);
+        out->found = 1;
+        out->top_x = (topX + 0.5) * factor - 0.5;
+        out->bottom_x = (bottomX + 0.5) * factor - 0.5;
+        out->confidence = std::clamp(bestScore / 30.0, 0.0, 1.0);
+        return DS_OK;
+    });
+}

@@ -1,0 +1,246 @@
+import Foundation
+
+/// One flat page produced from a photo.
+public struct ScannedPage: Sendable {
+    /// Position of the page among the photo's pages, from 1, in reading order.
+    public var index: Int
+    /// The page's corners in the upright photo, in the page's reading order (top-left, top-right, bottom-right,
+    /// bottom-left of the page as it should be read).
+    public var quad: Quad
+    /// False when no outline was found and the whole frame was used.
+    public var detected: Bool
+    /// Detection confidence, 0...1.
+    public var confidence: Double
+    /// The flat, upright, evenly lit page.
+    public var image: Image
+    /// Clockwise rotation, in degrees (0, 90, 180, 270), of the page's up direction in the photo.
+    public var rotation: Int
+    /// Residual text rotation removed from the page, degrees, counter-clockwise positive.
+    public var skewDegrees: Double
+    /// Maps upright photo pixels to page pixels; its inverse maps any page point (an OCR box) back into the photo.
+    public var homography: Homography
+    /// Which half of a two-page spread this page is, if any.
+    public var spreadSide: SpreadSide?
+
+    /// The half of a book spread a page came from.
+    public enum SpreadSide: String, Sendable, Codable {
+        case left, right
+    }
+
+    /// Maps a point on the page back into the upright photo.
+    public func photoPoint(for pagePoint: Point) -> Point {
+        homography.inverse.map { $0.apply(pagePoint) } ?? pagePoint
+    }
+}
+
+/// Milliseconds spent in each stage of the pipeline.
+public struct StageTimings: Sendable, Codable, Equatable {
+    public var load = 0.0
+    public var detect = 0.0
+    public var warp = 0.0
+    public var light = 0.0
+    public var deskew = 0.0
+    public var split = 0.0
+
+    /// Zero timings.
+    public init() {}
+
+    /// The sum of all stages.
+    public var total: Double { load + detect + warp + light + deskew + split }
+}
+
+/// Everything the pipeline produced from one photo.
+public struct ScanResult: Sendable {
+    /// Upright width of the photo (EXIF orientation applied).
+    public var width: Int
+    /// Upright height of the photo.
+    public var height: Int
+    /// The photo's header.
+    public var header: ImageHeader
+    /// The pages, in reading order.
+    public var pages: [ScannedPage]
+    /// Time per stage.
+    public var timings: StageTimings
+}
+
+/// The whole preprocessing pipeline: load → detect → warp → light → deskew → split, for every document in a photo.
+///
+/// Each stage is also available on its own (``ImageLoader``, ``DocumentDetector``, ``PerspectiveCorrector``,
+/// ``IlluminationCorrector``, ``TextLayoutAnalyzer``, ``SpreadSplitter``). The scanner decides orientation, skew and
+/// the spread split on a small preview of each document and then renders each page from the photo with a single
+/// full-resolution warp, so the pixels are resampled only once.
+public struct DocumentScanner: Sendable {
+    /// Pipeline settings.
+    public struct Options: Sendable {
+        /// Largest photo accepted, in pixels.
+        public var maximumPixels = 100_000_000
+        /// Detection tuning.
+        public var detection = DocumentDetector.Options()
+        /// Output size rule.
+        public var resolution = PerspectiveCorrector.Resolution.source
+        /// Output rendering.
+        public var lightMode = IlluminationCorrector.Mode.color
+        /// Whether to even out lighting at all.
+        public var correctsLighting = true
+        /// Whether to turn pages upright (0/90/180/270).
+        public var correctsOrientation = true
+        /// Whether to remove residual skew.
+        public var correctsSkew = true
+        /// Whether to split book spreads into pages.
+        public var splitsSpreads = true
+
+        /// The default settings.
+        public init() {}
+    }
+
+    /// The settings in effect.
+    public var options: Options
+
+    /// Creates a scanner.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Longer side of the preview used for orientation, skew and gutter decisions.
+    static let previewSize = 1000
+
+    /// Scans a photo file.
+    /// - Throws: ``DocScanError`` for unreadable, damaged or oversized input, or `cancelled` when the task is cancelled.
+    public func scan(contentsOf url: URL) throws(DocScanError) -> ScanResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let loaded = try ImageLoader(maximumPixels: options.maximumPixels).load(contentsOf: url)
+        var result = try scan(loaded)
+        result.timings.load = milliseconds(clock.now - start)
+        return result
+    }
+
+    /// Scans a decoded, upright photo.
+    /// - Throws: ``DocScanError`` when a stage fails, or `cancelled` when the task is cancelled.
+    public func scan(_ loaded: LoadedImage) throws(DocScanError) -> ScanResult {
+        let clock = ContinuousClock()
+        var timings = StageTimings()
+        let photo = loaded.image
+        try checkCancellation()
+
+        let start = clock.now
+        let documents = try DocumentDetector(options: options.detection).detect(in: photo)
+        timings.detect = milliseconds(clock.now - start)
+
+        var pages: [ScannedPage] = []
+        for document in documents {
+            try checkCancellation()
+            pages += try pagesOf(document, in: photo, timings: &timings)
+        }
+        for index in pages.indices { pages[index].index = index + 1 }
+        return ScanResult(width: photo.width, height: photo.height, header: loaded.header, pages: pages, timings: timings)
+    }
+
+    /// Turns one detected document into one page, or two for a book spread.
+    private func pagesOf(_ document: DetectedDocument, in photo: Image, timings: inout StageTimings) throws(DocScanError)
+        -> [ScannedPage]
+    {
+        let clock = ContinuousClock()
+        var start = clock.now
+        let corrector = PerspectiveCorrector(resolution: options.resolution)
+        let size = corrector.pageSize(for: document.quad, imageWidth: photo.width, imageHeight: photo.height)
+        guard let toPage = PerspectiveCorrector.homography(from: document.quad, width: size.width, height: size.height) else {
+            throw DocScanError(.internalFailure, "the document outline is degenerate")
+        }
+        // A small preview of the document, for the decisions.
+        let previewScale = min(1, Double(Self.previewSize) / Double(max(size.width, size.height)))
+        let previewSize = (max(1, Int((Double(size.width) * previewScale).rounded())), max(1, Int((Double(size.height) * previewScale).rounded())))
+        let toPreview = toPage.followed(by: Self.scaling(previewScale))
+        let preview = try photo.warped(by: toPreview, width: previewSize.0, height: previewSize.1)
+        timings.warp += milliseconds(clock.now - start)
+
+        // Orientation and skew.
+        start = clock.now
+        var turns = 0
+        var skew = 0.0
+        if options.correctsOrientation || options.correctsSkew {
+            let analyzer = TextLayoutAnalyzer()
+            let decision = analyzer.decision(for: try analyzer.analyze(preview))
+            if options.correctsOrientation { turns = decision.quarterTurns }
+            if options.correctsSkew { skew = decision.skewDegrees }
+        }
+        let rotatedSize = turns % 2 == 0 ? size : (size.height, size.width)
+        let toUpright = toPage.followed(by: Self.quarterTurns(turns, width: size.width, height: size.height))
+        timings.deskew += milliseconds(clock.now - start)
+
+        // Spread split, on the upright preview.
+        start = clock.now
+        var regions: [(quad: Quad, side: ScannedPage.SpreadSide?)] = [(Quad(width: Double(rotatedSize.0), height: Double(rotatedSize.1)), nil)]
+        if options.splitsSpreads, document.detected {
+            let uprightPreview = try preview.rotated(quarterTurns: turns)
+            if let gutter = try SpreadSplitter().findGutter(in: uprightPreview) {
+                let scale = Double(rotatedSize.0) / Double(uprightPreview.width)
+                let top = (gutter.topX + 0.5) * scale - 0.5, bottom = (gutter.bottomX + 0.5) * scale - 0.5
+                let w = Double(rotatedSize.0) - 0.5, h = Double(rotatedSize.1) - 0.5
+                regions = [
+                    (Quad([Point(x: -0.5, y: -0.5), Point(x: top, y: -0.5), Point(x: bottom, y: h), Point(x: -0.5, y: h)]), .left),
+                    (Quad([Point(x: top, y: -0.5), Point(x: w, y: -0.5), Point(x: w, y: h), Point(x: bottom, y: h)]), .right),
+                ]
+            }
+        }
+        timings.split += milliseconds(clock.now - start)
+
+        guard let fromUpright = toUpright.inverse else { throw DocScanError(.internalFailure, "the page map is singular") }
+        var pages: [ScannedPage] = []
+        for region in regions {
+            try checkCancellation()
+            start = clock.now
+            let width = max(1, Int(((region.quad.topRight.x - region.quad.topLeft.x + region.quad.bottomRight.x - region.quad.bottomLeft.x) / 2).rounded()))
+            let height = rotatedSize.1
+            guard let toRegion = Homography(from: region.quad.corners, to: Quad(width: Double(width), height: Double(height)).corners)
+            else { throw DocScanError(.internalFailure, "the page region is degenerate") }
+            var toFinal = toUpright.followed(by: toRegion)
+            if skew != 0 {
+                let centre = Point(x: Double(width - 1) / 2, y: Double(height - 1) / 2)
+                toFinal = toFinal.followed(by: .rotation(degrees: skew, about: centre))
+            }
+            var image = try photo.warped(by: toFinal, width: width, height: height)
+            timings.warp += milliseconds(clock.now - start)
+
+            start = clock.now
+            if options.correctsLighting {
+                image = try IlluminationCorrector(mode: options.lightMode).correct(image)
+            } else if options.lightMode != .color {
+                image = try image.grayscale()
+            }
+            timings.light += milliseconds(clock.now - start)
+
+            pages.append(
+                ScannedPage(
+                    index: 0, quad: fromUpright.apply(region.quad), detected: document.detected,
+                    confidence: document.confidence, image: image, rotation: ((4 - turns) % 4) * 90,
+                    skewDegrees: skew, homography: toFinal, spreadSide: region.side))
+        }
+        return pages
+    }
+
+    /// Scaling of pixel coordinates (pixel edges stay on pixel edges).
+    static func scaling(_ s: Double) -> Homography {
+        Homography(matrix: [s, 0, 0.5 * s - 0.5, 0, s, 0.5 * s - 0.5, 0, 0, 1])
+    }
+
+    /// The map that turns a `width` × `height` image clockwise by `turns` quarter turns.
+    static func quarterTurns(_ turns: Int, width: Int, height: Int) -> Homography {
+        let w = Double(width - 1), h = Double(height - 1)
+        switch ((turns % 4) + 4) % 4 {
+        case 1: return Homography(matrix: [0, -1, h, 1, 0, 0, 0, 0, 1])
+        case 2: return Homography(matrix: [-1, 0, w, 0, -1, h, 0, 0, 1])
+        case 3: return Homography(matrix: [0, 1, 0, -1, 0, w, 0, 0, 1])
+        default: return .identity
+        }
+    }
+}
+
+func checkCancellation() throws(DocScanError) {
+    if Task.isCancelled { throw DocScanError(.cancelled, "the scan was cancelled") }
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+}

@@ -1,0 +1,83 @@
+internal import CDocScanShim
+
+/// Direction and skew of the text on a flat page.
+public struct TextLayout: Sendable, Equatable {
+    /// Clockwise quarter turns (0...3) that make the page upright.
+    public var quarterTurns: Int
+    /// Residual rotation of the text lines, degrees, counter-clockwise positive: turning the upright page clockwise by
+    /// this much levels the lines.
+    public var skewDegrees: Double
+    /// 0...1: how clearly the ink forms lines in the chosen direction (0 for pages with almost no text).
+    public var lineConfidence: Double
+    /// 0...1: how clearly the text is upright rather than upside down.
+    public var uprightConfidence: Double
+}
+
+/// Stage 5 of the pipeline: finds residual skew (±12°) and the 0/90/180/270° orientation of a flat page from its ink.
+///
+/// Skew and line direction come from projection profiles of the ink at candidate angles; upright against upside down
+/// from the balance of ink above and below the x-height band of each line (capitals, digits and ascenders against
+/// descenders), which holds for Latin, Greek and Cyrillic text. This costs a few milliseconds and needs no model;
+/// Tesseract's OSD model would add a model load and about a tenth of a second per page for the same decision on such
+/// text.
+public struct TextLayoutAnalyzer: Sendable {
+    /// Below this line confidence the page is left as it is.
+    public var minimumLineConfidence = 0.15
+    /// Below this upright confidence an upside-down verdict is not trusted.
+    public var minimumUprightConfidence = 0.08
+
+    /// Creates an analyzer.
+    public init() {}
+
+    /// Analyses a page (it is downscaled to about 1000 pixels internally).
+    /// - Throws: ``DocScanError`` when OpenCV fails.
+    public func analyze(_ page: Image) throws(DocScanError) -> TextLayout {
+        var layout = ds_text_layout()
+        try withExtendedLifetime(page.storage) { () throws(DocScanError) in
+            try check(ds_analyze_text_layout(page.storage.handle, &layout), "text layout analysis")
+        }
+        return TextLayout(
+            quarterTurns: Int(layout.quarter_turns), skewDegrees: layout.skew_degrees,
+            lineConfidence: layout.line_confidence, uprightConfidence: layout.upright_confidence)
+    }
+
+    /// The layout to act on: quarter turns and skew only where the evidence is clear enough.
+    public func decision(for layout: TextLayout) -> (quarterTurns: Int, skewDegrees: Double) {
+        guard layout.lineConfidence >= minimumLineConfidence else { return (0, 0) }
+        var turns = layout.quarterTurns
+        if layout.uprightConfidence < minimumUprightConfidence {
+            // Direction known, sense unknown: keep the reading that needs the smaller turn.
+            turns = turns % 2 == 0 ? 0 : 1
+        }
+        return (turns, abs(layout.skewDegrees) <= 12 ? layout.skewDegrees : 0)
+    }
+}
+
+/// A book gutter found on a flat, upright spread.
+public struct Gutter: Sendable, Equatable {
+    /// Horizontal position of the fold on the top row, in pixels.
+    public var topX: Double
+    /// Horizontal position of the fold on the bottom row, in pixels.
+    public var bottomX: Double
+    /// 0...1.
+    public var confidence: Double
+}
+
+/// Stage 6 of the pipeline: tells an open book's two-page spread from a single page and finds the fold between the
+/// pages: a vertical band near the middle that is darker than the paper beside it, crossed by no text, with text on
+/// both sides. A single page, even with two columns, has no such shaded fold and is never split.
+public struct SpreadSplitter: Sendable {
+    /// Creates a splitter.
+    public init() {}
+
+    /// The gutter of an upright spread, or nil for a single page.
+    /// - Throws: ``DocScanError`` when OpenCV fails.
+    public func findGutter(in page: Image) throws(DocScanError) -> Gutter? {
+        var gutter = ds_gutter()
+        try withExtendedLifetime(page.storage) { () throws(DocScanError) in
+            try check(ds_find_gutter(page.storage.handle, &gutter), "gutter detection")
+        }
+        guard gutter.found != 0 else { return nil }
+        return Gutter(topX: gutter.top_x, bottomX: gutter.bottom_x, confidence: gutter.confidence)
+    }
+}

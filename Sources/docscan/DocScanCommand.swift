@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `docscan` command-line tool: a thin layer over the DocScan library.
+@main
+struct DocScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "docscan",
+        abstract: "Turn phone photos of documents into flat, evenly lit pages.",
+        subcommands: [Scan.self],
+        defaultSubcommand: nil
+    )
+}

@@ -1,0 +1,47 @@
+import DocScan
+import Foundation
+
+/// Writes page images into the output folder without ever touching an input file, and without two photos of the same
+/// name overwriting each other's pages in one run.
+final class PageWriter {
+    let folder: URL
+    private let inputs: Set<String>
+    private var usedStems: [String: Int] = [:]
+
+    init(folder: URL, inputs: [URL]) {
+        self.folder = folder
+        self.inputs = Set(inputs.map { $0.standardizedFileURL.resolvingSymlinksInPath().path })
+    }
+
+    /// Writes each page as `STEM-pN.png`; returns the written paths by page index.
+    func write(_ pages: [ScannedPage], of photo: URL) throws(DocScanError) -> [Int: String] {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw DocScanError(.outputFailed, "cannot create the output folder \(folder.path): \(error.localizedDescription)")
+        }
+        let stem = uniqueStem(for: photo)
+        var paths: [Int: String] = [:]
+        for page in pages {
+            let target = folder.appendingPathComponent("\(stem)-p\(page.index).png")
+            guard !inputs.contains(target.standardizedFileURL.resolvingSymlinksInPath().path) else {
+                throw DocScanError(.outputFailed, "\(target.path) is one of the inputs; refusing to overwrite it (choose another --out)")
+            }
+            let data = try page.image.encoded(as: .png)
+            do {
+                try data.write(to: target, options: .atomic)
+            } catch {
+                throw DocScanError(.outputFailed, "cannot write \(target.path): \(error.localizedDescription)")
+            }
+            paths[page.index] = target.relativePath
+        }
+        return paths
+    }
+
+    private func uniqueStem(for photo: URL) -> String {
+        let stem = photo.deletingPathExtension().lastPathComponent
+        let seen = usedStems[stem, default: 0]
+        usedStems[stem] = seen + 1
+        return seen == 0 ? stem : "\(stem)-\(seen + 1)"
+    }
+}
