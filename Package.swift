@@ -22,6 +22,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "DocScan", targets: ["DocScan"]),
+        .library(name: "DocScanMetrics", targets: ["DocScanMetrics"]),
         .executable(name: "docscan", targets: ["docscan"]),
     ],
     dependencies: [
@@ -35,14 +36,16 @@ let package = Package(
         ),
         .target(name: "CDocScanShim", dependencies: ["COpenCV"]),
         .target(name: "DocScan", dependencies: ["CDocScanShim"]),
+        .target(name: "DocScanMetrics", dependencies: ["DocScan"]),
         .executableTarget(
             name: "docscan",
             dependencies: [
                 "DocScan",
+                "DocScanMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DocScanTests", dependencies: ["DocScan"]),
+        .testTarget(name: "DocScanTests", dependencies: ["DocScan", "DocScanMetrics"], exclude: ["Fixtures"]),
         .testTarget(name: "docscanTests", dependencies: ["docscan", "DocScan"]),
     ],
     swiftLanguageModes: [.v6],

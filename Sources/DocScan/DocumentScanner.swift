@@ -130,20 +130,21 @@ public struct DocumentScanner: Sendable {
         var pages: [ScannedPage] = []
         for document in documents {
             try checkCancellation()
-            pages += try pagesOf(document, in: photo, timings: &timings)
+            pages += try pagesOf(document, in: photo, focalLength35mm: loaded.header.focalLength35mm, timings: &timings)
         }
         for index in pages.indices { pages[index].index = index + 1 }
         return ScanResult(width: photo.width, height: photo.height, header: loaded.header, pages: pages, timings: timings)
     }
 
     /// Turns one detected document into one page, or two for a book spread.
-    private func pagesOf(_ document: DetectedDocument, in photo: Image, timings: inout StageTimings) throws(DocScanError)
-        -> [ScannedPage]
-    {
+    private func pagesOf(
+        _ document: DetectedDocument, in photo: Image, focalLength35mm: Double?, timings: inout StageTimings
+    ) throws(DocScanError) -> [ScannedPage] {
         let clock = ContinuousClock()
         var start = clock.now
         let corrector = PerspectiveCorrector(resolution: options.resolution)
-        let size = corrector.pageSize(for: document.quad, imageWidth: photo.width, imageHeight: photo.height)
+        let size = corrector.pageSize(
+            for: document.quad, imageWidth: photo.width, imageHeight: photo.height, focalLength35mm: focalLength35mm)
         guard let toPage = PerspectiveCorrector.homography(from: document.quad, width: size.width, height: size.height) else {
             throw DocScanError(.internalFailure, "the document outline is degenerate")
         }

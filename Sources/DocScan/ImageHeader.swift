@@ -18,6 +18,8 @@ public struct ImageHeader: Sendable, Equatable {
     public var orientation: Int
     /// False when the file ends before its image data does (a truncated download or copy).
     public var isComplete: Bool
+    /// The lens focal length in 35 mm-film equivalent millimetres, when the EXIF data records it.
+    public var focalLength35mm: Double?
 
     /// Width as displayed, after the EXIF orientation.
     public var uprightWidth: Int { orientation >= 5 ? storedHeight : storedWidth }
@@ -71,6 +73,7 @@ public struct ImageHeader: Sendable, Equatable {
     private static func jpeg(_ reader: inout ByteReader) -> ImageHeader? {
         reader.offset = 2
         var orientation = 1
+        var focalLength: Int?
         var size: (Int, Int)?
         while let marker = reader.nextMarker() {
             if marker == 0xD9 { break }
@@ -83,9 +86,10 @@ public struct ImageHeader: Sendable, Equatable {
             case 0xE1:
                 let exifSignature: [UInt8] = Array("Exif".utf8) + [0, 0]
                 if reader.bytes[segmentStart..<segmentEnd].starts(with: exifSignature),
-                    let tags = TIFFTags(reader.bytes, at: segmentStart + 6), let value = tags.orientation
+                    let tags = TIFFTags(reader.bytes, at: segmentStart + 6)
                 {
-                    orientation = value
+                    orientation = tags.orientation ?? orientation
+                    focalLength = tags.focalLength35mm
                 }
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 var frame = reader
@@ -98,7 +102,9 @@ public struct ImageHeader: Sendable, Equatable {
                 // escapes every 0xFF, so 0xFFD9 cannot occur inside it).
                 guard let (width, height) = size else { return nil }
                 reader.scanStart = segmentEnd
-                return ImageHeader(format: .jpeg, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: false)
+                var header = ImageHeader(format: .jpeg, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: false)
+                header.focalLength35mm = focalLength.map(Double.init)
+                return header
             default: break
             }
             reader.offset = segmentEnd
@@ -171,33 +177,56 @@ private struct TIFFTags {
     var width: Int?
     var height: Int?
     var orientation: Int?
+    /// EXIF FocalLengthIn35mmFilm, from the EXIF sub-directory.
+    var focalLength35mm: Int?
 
     init?(_ bytes: [UInt8], at base: Int) {
         var reader = ByteReader(bytes)
         reader.offset = base
         guard let order = reader.take(2) else { return nil }
         let little: Bool
-        switch (order[0], order[1]) {
+        switch (order[order.startIndex], order[order.startIndex + 1]) {
         case (0x49, 0x49): little = true
         case (0x4D, 0x4D): little = false
         default: return nil
         }
         guard reader.uint16(littleEndian: little) == 42, let directory = reader.uint32(littleEndian: little) else { return nil }
-        reader.offset = base + Int(directory)
-        guard let count = reader.uint16(littleEndian: little) else { return nil }
-        for _ in 0..<count {
-            let entry = reader.offset
-            guard let tag = reader.uint16(littleEndian: little), let type = reader.uint16(littleEndian: little),
-                reader.uint32(littleEndian: little) != nil
-            else { return nil }
-            // SHORT values sit in the first two bytes of the value field, LONG values fill it.
-            let value: Int? = type == 3 ? reader.uint16(littleEndian: little).map(Int.init) : (type == 4 ? reader.uint32(littleEndian: little).map(Int.init) : nil)
+        var exifDirectory: Int?
+        Self.readDirectory(&reader, at: base + Int(directory), littleEndian: little) { tag, value in
             switch tag {
             case 256: width = value
             case 257: height = value
             case 274: orientation = value
+            case 0x8769: exifDirectory = value
             default: break
             }
+        }
+        if let exifDirectory {
+            Self.readDirectory(&reader, at: base + exifDirectory, littleEndian: little) { tag, value in
+                if tag == 0xA405, let value, value > 0 { focalLength35mm = value }
+            }
+        }
+    }
+
+    /// Calls `visit` with each tag of the directory at `offset` and its SHORT or LONG value (nil for other types).
+    private static func readDirectory(
+        _ reader: inout ByteReader, at offset: Int, littleEndian little: Bool, visit: (UInt16, Int?) -> Void
+    ) {
+        reader.offset = offset
+        guard let count = reader.uint16(littleEndian: little) else { return }
+        for _ in 0..<count {
+            let entry = reader.offset
+            guard let tag = reader.uint16(littleEndian: little), let type = reader.uint16(littleEndian: little),
+                reader.uint32(littleEndian: little) != nil
+            else { return }
+            // SHORT values sit in the first two bytes of the value field, LONG values fill it.
+            let value: Int? =
+                switch type {
+                case 3: reader.uint16(littleEndian: little).map(Int.init)
+                case 4: reader.uint32(littleEndian: little).map(Int.init)
+                default: nil
+                }
+            visit(tag, value)
             reader.offset = entry + 12
         }
     }

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// The aspect ratio comes from a pinhole camera model (Zhang and He, "Whiteboard scanning and image enhancement", 2007):
 /// the quad's vanishing geometry gives the focal length, and with it the rectangle's true proportions. Where the quad is
-/// too close to a parallelogram for the focal length to be observable, a typical phone focal length is assumed, which
-/// then hardly matters. The output resolution follows the source: the page gets about as many pixels as the quad covers
+/// too close to a parallelogram for the focal length to be observable (a page square to the tilt), the focal length
+/// recorded in the photo's EXIF data is used, and without it a typical phone main camera (24-26 mm equivalent). The output resolution follows the source: the page gets about as many pixels as the quad covers
 /// in the photo, so nothing is blindly enlarged.
 public struct PerspectiveCorrector: Sendable {
     /// How the size of the flat page is chosen.
@@ -30,7 +30,8 @@ public struct PerspectiveCorrector: Sendable {
     ///   - quad: Corners in order (top-left, top-right, bottom-right, bottom-left) in photo pixels.
     ///   - imageWidth: Photo width; the principal point is assumed at the centre.
     ///   - imageHeight: Photo height.
-    public static func aspectRatio(of quad: Quad, imageWidth: Int, imageHeight: Int) -> Double {
+    ///   - focalLength35mm: The lens's 35 mm-equivalent focal length from EXIF, if known.
+    public static func aspectRatio(of quad: Quad, imageWidth: Int, imageHeight: Int, focalLength35mm: Double? = nil) -> Double {
         let u0 = Double(imageWidth) / 2, v0 = Double(imageHeight) / 2
         func vector(_ p: Point) -> SIMD3<Double> { SIMD3(p.x - u0, p.y - v0, 1) }
         func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
@@ -42,7 +43,10 @@ public struct PerspectiveCorrector: Sendable {
         let k3 = dot(cross(m1, m4), m2) / dot(cross(m3, m4), m2)
         let n2 = k2 * m2 - m1, n3 = k3 * m3 - m1
         let longSide = Double(max(imageWidth, imageHeight))
-        var focalSquared = pow(0.8 * longSide, 2)  // a typical phone main camera
+        // 35 mm equivalents refer to the 43.27 mm diagonal of a 36 × 24 mm frame.
+        let diagonal = (Double(imageWidth * imageWidth + imageHeight * imageHeight)).squareRoot()
+        let assumedFocal = focalLength35mm.map { $0 / 43.27 * diagonal } ?? Self.typicalFocalLength * longSide
+        var focalSquared = assumedFocal * assumedFocal
         let scale = longSide * 1e-3
         if abs(n2.z) > 1e-3 * scale, abs(n3.z) > 1e-3 * scale {
             let estimate = -(n2.x * n3.x + n2.y * n3.y) / (n2.z * n3.z)
@@ -58,6 +62,10 @@ public struct PerspectiveCorrector: Sendable {
         return (width / height).squareRoot()
     }
 
+    /// Focal length of a typical phone main camera (24-26 mm equivalent on a 4:3 sensor), as a multiple of the photo's
+    /// longer side.
+    public static let typicalFocalLength = 0.72
+
     /// Known paper sizes in millimetres (width × height, portrait).
     static let paperSizes: [(name: String, width: Double, height: Double)] = [
         ("A4", 210, 297), ("A5", 148, 210), ("Letter", 215.9, 279.4), ("Legal", 215.9, 355.6),
@@ -65,8 +73,10 @@ public struct PerspectiveCorrector: Sendable {
     ]
 
     /// The flat page's size in pixels for a photographed quad.
-    public func pageSize(for quad: Quad, imageWidth: Int, imageHeight: Int) -> (width: Int, height: Int) {
-        let aspect = Self.aspectRatio(of: quad, imageWidth: imageWidth, imageHeight: imageHeight)
+    public func pageSize(for quad: Quad, imageWidth: Int, imageHeight: Int, focalLength35mm: Double? = nil)
+        -> (width: Int, height: Int)
+    {
+        let aspect = Self.aspectRatio(of: quad, imageWidth: imageWidth, imageHeight: imageHeight, focalLength35mm: focalLength35mm)
         if case .dotsPerInch(let dpi) = resolution, let paper = Self.paper(matching: aspect) {
             let (shortMM, longMM) = (paper.width, paper.height)
             let (wMM, hMM) = aspect >= 1 ? (longMM, shortMM) : (shortMM, longMM)

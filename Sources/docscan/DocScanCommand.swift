@@ -6,7 +6,7 @@ struct DocScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docscan",
         abstract: "Turn phone photos of documents into flat, evenly lit pages.",
-        subcommands: [Scan.self],
+        subcommands: [Scan.self, Evaluate.self, Bench.self],
         defaultSubcommand: nil
     )
 }

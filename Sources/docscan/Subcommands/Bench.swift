@@ -1,0 +1,99 @@
+import ArgumentParser
+import DocScan
+import Foundation
+
+/// `docscan bench`: medians of each pipeline stage on one photo.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time each pipeline stage on a photo (medians over repeated runs) and report peak memory.",
+        discussion: """
+            Build with `swift build -c release` first; debug builds are many times slower. The baseline is decoding \
+            the photo alone, measured in the same run, so the ratio to it holds on noisy machines.
+            """
+    )
+
+    @Argument(help: "The photo to time.", completion: .file())
+    var photo: String
+
+    @Option(help: "Timed runs per stage (after one warm-up run).")
+    var iterations = 15
+
+    @Option(help: "Threads OpenCV may use (1 = one core).")
+    var threads = 1
+
+    @Flag(help: "Print the medians as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+    }
+
+    func run() async throws {
+        Runtime.limitThreads(to: threads)
+        let url = URL(fileURLWithPath: photo)
+        let data = try Data(contentsOf: url)
+        let loader = ImageLoader()
+        let loaded = try loader.load(data, name: photo)
+        let detector = DocumentDetector()
+        let documents = try detector.detect(in: loaded.image)
+        let quad = documents[0].quad
+        let size = PerspectiveCorrector().pageSize(for: quad, imageWidth: loaded.image.width, imageHeight: loaded.image.height)
+        guard let toPage = PerspectiveCorrector.homography(from: quad, width: size.width, height: size.height) else {
+            throw ValidationError("degenerate outline")
+        }
+        let page = try loaded.image.warped(by: toPage, width: size.width, height: size.height)
+        let preview = try page.fitting(longSide: 1000)
+        let scanner = DocumentScanner()
+
+        var stages: [(String, () throws -> Void)] = [
+            ("decode (baseline)", { _ = try loader.load(data, name: photo) }),
+            ("detect", { _ = try detector.detect(in: loaded.image) }),
+            ("warp", { _ = try loaded.image.warped(by: toPage, width: size.width, height: size.height) }),
+            ("light", { _ = try IlluminationCorrector().correct(page) }),
+            ("deskew", { _ = try TextLayoutAnalyzer().analyze(preview) }),
+            ("split", { _ = try SpreadSplitter().findGutter(in: preview) }),
+        ]
+        stages.append(("pipeline (load to pages)", { _ = try scanner.scan(loader.load(data, name: photo)) }))
+
+        var medians: [String: Double] = [:]
+        let clock = ContinuousClock()
+        for (name, body) in stages {
+            try body()
+            var samples: [Double] = []
+            for _ in 0..<iterations {
+                let start = clock.now
+                try body()
+                let elapsed = clock.now - start
+                samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            }
+            medians[name] = samples.sorted()[samples.count / 2]
+        }
+        let peak = Self.peakResidentMegabytes()
+        if json {
+            var object = medians.mapValues { ($0 * 10).rounded() / 10 } as [String: Any]
+            object["peak_rss_mb"] = peak
+            object["photo"] = photo
+            object["megapixels"] = Double(loaded.image.width * loaded.image.height) / 1e6
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("\(photo): \(loaded.image.width)x\(loaded.image.height), page \(size.width)x\(size.height), \(threads) thread(s), median of \(iterations)")
+        let baseline = medians["decode (baseline)"] ?? 1
+        for (name, _) in stages {
+            let value = medians[name] ?? 0
+            print(String(format: "  %-26@ %8.1f ms  %5.2fx decode", name as NSString, value, value / baseline))
+        }
+        print(String(format: "  peak RSS %.0f MB", peak))
+    }
+
+    /// Peak resident memory of this process (VmHWM), in megabytes; 0 where /proc is unavailable.
+    static func peakResidentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+            return kilobytes / 1024
+        }
+        return 0
+    }
+}
