@@ -5,6 +5,10 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 using docscan::emit;
 using docscan::fail;
 using docscan::guarded;
@@ -28,15 +32,29 @@ cv::Mat paperBrightness(const cv::Mat &work) {
     return full;
 }
 
-/// Maps flattened values so that paper is pure white and ink keeps (and gains a little) contrast.
-cv::Mat toneCurve() {
-    cv::Mat lut(1, 256, CV_8U);
+/// The tone curve applied after flattening: paper becomes pure white and ink keeps (and gains a little) contrast.
+double tone(double flattened) {
     constexpr double white = 0.88, black = 0.08, gamma = 1.3;
-    for (int v = 0; v < 256; ++v) {
-        const double x = std::clamp((v / 255.0 - black) / (white - black), 0.0, 1.0);
-        lut.at<uchar>(v) = cv::saturate_cast<uchar>(255.0 * std::pow(x, gamma));
+    const double x = std::clamp((flattened - black) / (white - black), 0.0, 1.0);
+    return std::pow(x, gamma);
+}
+
+/// value × 255 / paper, then the tone curve, in one pass through a 256 × 256 table indexed by (paper, value).
+void divideAndTone(const cv::Mat &work, const cv::Mat &paper, cv::Mat &out) {
+    static const std::vector<uchar> table = [] {
+        std::vector<uchar> t(256 * 256);
+        for (int p = 0; p < 256; ++p)
+            for (int v = 0; v < 256; ++v)
+                t[p * 256 + v] = cv::saturate_cast<uchar>(255.0 * tone(std::min(1.0, v / std::max(1.0, double(p)))));
+        return t;
+    }();
+    out.create(work.size(), work.type());
+    const int rowLength = work.cols * work.channels();
+    for (int y = 0; y < work.rows; ++y) {
+        const uchar *v = work.ptr<uchar>(y), *p = paper.ptr<uchar>(y);
+        uchar *o = out.ptr<uchar>(y);
+        for (int i = 0; i < rowLength; ++i) o[i] = table[p[i] * 256 + v[i]];
     }
-    return lut;
 }
 
 /// Sauvola's local threshold: ink where the value is below mean * (1 + k * (deviation / 128 - 1)) of its window.
@@ -63,12 +81,12 @@ ds_status ds_flatten_illumination(const ds_image *image, ds_light_mode mode, ds_
         const cv::Mat work = mode == DS_LIGHT_COLOR ? image->mat : docscan::gray(image->mat);
         const cv::Mat background = paperBrightness(work);
         cv::Mat flat;
-        cv::divide(work, cv::max(background, 1), flat, 255.0);
         if (mode == DS_LIGHT_BLACK_AND_WHITE) {
+            cv::divide(work, cv::max(background, 1), flat, 255.0);
             const int window = std::max(15, (std::max(flat.cols, flat.rows) / 60) | 1);
             return emit(sauvola(flat, window, 0.2), out);
         }
-        cv::LUT(flat, toneCurve(), flat);
+        divideAndTone(work, background, flat);
         return emit(std::move(flat), out);
     });
 }

@@ -170,15 +170,24 @@ ds_status ds_image_warp(const ds_image *image, const double homography[9], int32
         const double sourceArea = std::abs(cv::contourArea(mappedF));
         const int factor = static_cast<int>(std::floor(std::sqrt(sourceArea / (double(width) * height))));
         cv::Mat source = image->mat;
-        if (factor >= 2 && source.cols / factor > 0 && source.rows / factor > 0) {
-            cv::Mat shrunk;
-            cv::resize(source, shrunk, cv::Size(source.cols / factor, source.rows / factor), 0, 0, cv::INTER_AREA);
-            // small = (source - (f-1)/2) / f, so output -> small is S * inverse with S that affine map.
-            const double f = static_cast<double>(source.cols) / shrunk.cols;
-            const double g = static_cast<double>(source.rows) / shrunk.rows;
-            const cv::Matx33d toSmall(1 / f, 0, -(f - 1) / (2 * f), 0, 1 / g, -(g - 1) / (2 * g), 0, 0, 1);
-            inverse = toSmall * inverse;
-            source = shrunk;
+        if (factor >= 2) {
+            // Shrink only the region the output shows (plus a margin for interpolation).
+            cv::Rect region = cv::boundingRect(mappedF);
+            region = cv::Rect(region.x - 2 * factor, region.y - 2 * factor, region.width + 4 * factor,
+                              region.height + 4 * factor) &
+                     cv::Rect(0, 0, source.cols, source.rows);
+            if (region.width / factor > 0 && region.height / factor > 0) {
+                cv::Mat shrunk;
+                cv::resize(source(region), shrunk, cv::Size(region.width / factor, region.height / factor), 0, 0,
+                           cv::INTER_AREA);
+                // small = (source - origin - (f-1)/2) / f, so output -> small is S * inverse with S that affine map.
+                const double f = static_cast<double>(region.width) / shrunk.cols;
+                const double g = static_cast<double>(region.height) / shrunk.rows;
+                const cv::Matx33d toSmall(1 / f, 0, -(region.x + (f - 1) / 2) / f, 0, 1 / g,
+                                          -(region.y + (g - 1) / 2) / g, 0, 0, 1);
+                inverse = toSmall * inverse;
+                source = shrunk;
+            }
         }
         cv::Mat r;
         cv::warpPerspective(source, r, inverse, cv::Size(width, height), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,

@@ -81,13 +81,13 @@ struct Direction {
 Direction bestAngle(const std::vector<cv::Point2f> &points, double centre) {
     Direction best{centre, -1};
     double origin;
-    for (double degrees = -12; degrees <= 12.001; degrees += 0.5) {
+    for (double degrees = -12; degrees <= 12.001; degrees += 1) {
         const double radians = centre + degrees * CV_PI / 180;
         const double score = sharpness(project(points, radians, origin), points.size());
         if (score > best.score) best = {radians, score};
     }
     const double coarse = best.radians;
-    for (double degrees = -0.5; degrees <= 0.501; degrees += 0.05) {
+    for (double degrees = -1; degrees <= 1.001; degrees += 0.1) {
         const double radians = coarse + degrees * CV_PI / 180;
         const double score = sharpness(project(points, radians, origin), points.size());
         if (score > best.score) best = {radians, score};
@@ -137,7 +137,7 @@ ds_status ds_analyze_text_layout(const ds_image *page, ds_text_layout *out) {
     *out = {0, 0, 0, 0};
     return guarded("analyze_text_layout", [&]() -> ds_status {
         const cv::Mat ink = inkMask(page->mat);
-        const auto points = inkPoints(ink, 60000);
+        const auto points = inkPoints(ink, 30000);
         if (points.size() < 300) return DS_OK;
         const Direction across = bestAngle(points, 0);
         const Direction down = bestAngle(points, CV_PI / 2);

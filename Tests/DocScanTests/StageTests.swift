@@ -1,0 +1,134 @@
+import DocScan
+import Foundation
+import Testing
+
+/// A synthetic flat page: rows of dark "words" on paper, with a soft top-to-bottom light fall-off and, optionally, a
+/// hard-edged shadow over the right half. Returns the page and a mask of which pixels are ink.
+func syntheticPage(width: Int = 800, height: Int = 1000, hardShadow: Bool) throws -> (Image, [Bool]) {
+    var ink = [Bool](repeating: false, count: width * height)
+    var y = 60
+    var row = 0
+    while y + 14 < height - 60 {
+        var x = 50 + (row % 3) * 7
+        var word = 0
+        while x < width - 60 {
+            let length = 18 + ((word * 37 + row * 11) % 50)
+            for yy in y..<(y + 14) {
+                for xx in x..<min(x + length, width - 50) where (xx + yy) % 5 != 0 { ink[yy * width + xx] = true }
+            }
+            x += length + 12
+            word += 1
+        }
+        y += 30
+        row += 1
+    }
+    let image = try makeImage(width: width, height: height, format: .gray) { x, y in
+        var value = ink[y * width + x] ? 45.0 : 235.0
+        value *= 1.0 - 0.25 * Double(y) / Double(height)  // light falls off towards the bottom
+        if hardShadow && x >= width / 2 { value *= 0.45 }
+        return [UInt8(value)]
+    }
+    return (image, ink)
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+@Suite("Illumination")
+struct IlluminationTests {
+    @Test("A hard shadow edge and a light gradient disappear; ink keeps its contrast", arguments: IlluminationCorrector.Mode.allCases)
+    func flattensHardShadow(_ mode: IlluminationCorrector.Mode) throws {
+        let (page, ink) = try syntheticPage(hardShadow: true)
+        let flat = try IlluminationCorrector(mode: mode).correct(page).grayscale()
+        let width = page.width
+        var paperLeft: [Double] = [], paperRight: [Double] = [], inkLeft: [Double] = [], inkRight: [Double] = []
+        for y in stride(from: 40, to: page.height - 40, by: 3) {
+            for x in stride(from: 20, to: width - 20, by: 3) where abs(x - width / 2) > 8 {
+                // Paper: no ink within 3 px. Ink: ink with ink all around.
+                let around = (-3...3).flatMap { dy in (-3...3).map { dx in ink[(y + dy) * width + x + dx] } }
+                let value = Double(flat.pixel(x: x, y: y)[0])
+                if !around.contains(true) {
+                    if x < width / 2 { paperLeft.append(value) } else { paperRight.append(value) }
+                } else if ink[y * width + x], around.filter({ $0 }).count > 35 {
+                    if x < width / 2 { inkLeft.append(value) } else { inkRight.append(value) }
+                }
+            }
+        }
+        #expect(median(paperLeft) >= 245 && median(paperRight) >= 245, "paper \(median(paperLeft)) | \(median(paperRight))")
+        #expect(abs(median(paperLeft) - median(paperRight)) <= 4)
+        // Nearly all of the paper is white, on both sides of the shadow edge.
+        let allPaper = (paperLeft + paperRight).sorted()
+        #expect(allPaper[allPaper.count / 50] >= 225, "2nd percentile of paper: \(allPaper[allPaper.count / 50])")
+        #expect(median(inkLeft) <= 90 && median(inkRight) <= 90, "ink \(median(inkLeft)) | \(median(inkRight))")
+    }
+
+    @Test("Colour mode keeps three channels; gray and black-and-white give one")
+    func channels() throws {
+        let color = try makeImage(width: 64, height: 64) { x, _ in [200, 180, UInt8(100 + x)] }
+        #expect(try IlluminationCorrector(mode: .color).correct(color).pixelFormat == .bgr)
+        #expect(try IlluminationCorrector(mode: .gray).correct(color).pixelFormat == .gray)
+        let bw = try IlluminationCorrector(mode: .blackAndWhite).correct(color)
+        #expect(bw.pixelFormat == .gray)
+        #expect(bw.withUnsafePixels { pixels, _ in pixels.allSatisfy { $0 == 0 || $0 == 255 } })
+    }
+}
+
+@Suite("Text layout and spreads")
+struct TextLayoutTests {
+    /// A flat, upright prose page from the corpus, scanned by the real pipeline.
+    static let flatPage: Image? = {
+        guard let name = TestData.corpusPhotos.first(where: { $0.hasPrefix("prose") }) else { return nil }
+        var options = DocumentScanner.Options()
+        options.lightMode = .gray
+        let result = try? DocumentScanner(options: options).scan(contentsOf: TestData.corpus.appendingPathComponent(name))
+        return try? result?.pages.first?.image.fitting(longSide: 1200)
+    }()
+
+    @Test("Quarter turns are found on a real page", arguments: 0..<4)
+    func quarterTurns(_ turns: Int) throws {
+        let page = try #require(Self.flatPage)
+        let base = try TextLayoutAnalyzer().analyze(page)
+        #expect(base.quarterTurns == 0)
+        let layout = try TextLayoutAnalyzer().analyze(page.rotated(quarterTurns: turns))
+        #expect(layout.quarterTurns == (4 - turns) % 4, "turned \(turns): \(layout)")
+        #expect(layout.lineConfidence > 0.3)
+    }
+
+    @Test("Residual skew is measured to a few tenths of a degree", arguments: [-8.0, -3.0, 1.5, 6.0])
+    func skew(_ degrees: Double) throws {
+        let page = try #require(Self.flatPage)
+        let base = try TextLayoutAnalyzer().analyze(page).skewDegrees
+        let centre = Point(x: Double(page.width - 1) / 2, y: Double(page.height - 1) / 2)
+        // Turning the page clockwise by d makes its lines lean by −d in the counter-clockwise-positive convention.
+        let turned = try page.warped(by: .rotation(degrees: degrees, about: centre), width: page.width, height: page.height)
+        let measured = try TextLayoutAnalyzer().analyze(turned).skewDegrees
+        #expect(abs((measured - base) - -degrees) < 0.3, "expected \(-degrees), measured \(measured - base)")
+    }
+
+    /// Two copies of a page side by side, with a gap and optionally a shaded fold between them.
+    static func sideBySide(_ page: Image, shadedFold: Bool) throws -> Image {
+        let gray = try page.grayscale()
+        let gap = gray.width / 12
+        let width = gray.width * 2 + gap, height = gray.height
+        let mid = Double(width) / 2
+        return try makeImage(width: width, height: height, format: .gray) { x, y in
+            let source: UInt8
+            if x < gray.width { source = gray.pixel(x: x, y: y)[0] } else if x >= gray.width + gap {
+                source = gray.pixel(x: x - gray.width - gap, y: y)[0]
+            } else { source = 250 }
+            guard shadedFold else { return [source] }
+            let distance = abs(Double(x) - mid) / Double(width)
+            return [UInt8(Double(source) * (1 - 0.45 * exp(-distance * distance / 0.0008)))]
+        }
+    }
+
+    @Test("A spread's shaded fold is found at its place; two columns without a fold are never split")
+    func gutter() throws {
+        let page = try #require(Self.flatPage).fitting(longSide: 700)
+        let spread = try Self.sideBySide(page, shadedFold: true)
+        let gutter = try #require(try SpreadSplitter().findGutter(in: spread))
+        #expect(abs(gutter.topX - Double(spread.width) / 2) < Double(spread.width) * 0.01)
+        #expect(abs(gutter.bottomX - Double(spread.width) / 2) < Double(spread.width) * 0.01)
+        #expect(try SpreadSplitter().findGutter(in: Self.sideBySide(page, shadedFold: false)) == nil)
+        #expect(try SpreadSplitter().findGutter(in: page) == nil)
+    }
+}

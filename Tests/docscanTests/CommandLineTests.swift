@@ -1,0 +1,161 @@
+import DocScan
+import DocScanMetrics
+import Foundation
+import Testing
+
+/// Runs the built `docscan` executable.
+struct DocScanTool {
+    struct Output {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The executable sits beside the test bundle in SwiftPM's build folder.
+    static let executable: URL = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("docscan")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("docscan")
+    }()
+
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes before waiting, so a chatty child cannot fill a pipe and block.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+enum Paths {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let sample = packageRoot.appendingPathComponent("Calibration/sample/sample.jpg")
+
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("docscan-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+func decodeReports(_ output: String) throws -> [ScanReport] {
+    try output.split(separator: "\n").map { try JSONDecoder().decode(ScanReport.self, from: Data($0.utf8)) }
+}
+
+@Suite("docscan command line")
+struct CommandLineTests {
+    @Test("Help lists the subcommands and exits 0")
+    func help() throws {
+        let output = try DocScanTool.run(["--help"])
+        #expect(output.status == 0)
+        for command in ["scan", "evaluate", "bench"] { #expect(output.standardOutput.contains(command)) }
+        #expect(output.standardOutput.contains("USAGE: docscan <subcommand>"))
+    }
+
+    @Test("Scanning the sample photo writes its page and a JSON report that matches the truth")
+    func scanSample() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try DocScanTool.run(["scan", Paths.sample.path, "--json", "--out", folder.path])
+        #expect(output.status == 0, "stderr: \(output.standardError)")
+        let report = try #require(try decodeReports(output.standardOutput).first)
+        #expect(report.error == nil)
+        #expect(report.width == 4032 || report.width == 3024)
+        let page = try #require(report.pages.first)
+        #expect(page.detected && page.confidence > 0.5 && page.index == 1)
+        let written = try ImageLoader().load(contentsOf: URL(fileURLWithPath: try #require(page.image)))
+        #expect(written.header.format == .png)
+        #expect(written.image.width == page.width && written.image.height == page.height)
+        let truth = try GroundTruth(contentsOf: try #require(GroundTruth.file(for: Paths.sample)))
+        let trueQuad = try #require(truth.pages.first?.quad)
+        #expect(page.quad.intersectionOverUnion(trueQuad) > 0.97)
+        let timings = try #require(report.timings)
+        #expect(timings.detect > 0 && timings.warp > 0 && timings.light > 0)
+    }
+
+    @Test("Bad inputs fail one by one with clear errors and exit 1, while good photos in the same run succeed")
+    func badInputs() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sampleData = try Data(contentsOf: Paths.sample)
+        let empty = folder.appendingPathComponent("empty.jpg")
+        let truncated = folder.appendingPathComponent("truncated.jpg")
+        let text = folder.appendingPathComponent("notes.jpg")
+        let huge = folder.appendingPathComponent("huge.png")
+        try Data().write(to: empty)
+        try sampleData.prefix(sampleData.count / 3).write(to: truncated)
+        try Data("shopping list: milk, eggs\n".utf8).write(to: text)
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        png += [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60, 8, 2, 0, 0, 0, 0, 0, 0, 0]
+        try Data(png).write(to: huge)
+        let out = folder.appendingPathComponent("out")
+        let inputs = [empty.path, Paths.sample.path, truncated.path, text.path, huge.path, "/nonexistent/photo.jpg"]
+        let output = try DocScanTool.run(["scan"] + inputs + ["--json", "--out", out.path])
+        #expect(output.status == 1)
+        let reports = try decodeReports(output.standardOutput)
+        #expect(reports.map(\.source) == inputs)
+        #expect(reports.map { $0.error?.code } == ["empty-file", nil, "damaged-image", "unsupported-format", "image-too-large", "unreadable-file"])
+        #expect(reports[1].pages.count == 1)
+        #expect(FileManager.default.fileExists(atPath: try #require(reports[1].pages.first?.image)))
+        for input in inputs where input != Paths.sample.path {
+            #expect(output.standardError.contains(input), "stderr should name \(input)")
+        }
+    }
+
+    @Test("An output folder that cannot be created is a clear error")
+    func unwritableOutput() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        let output = try DocScanTool.run(["scan", Paths.sample.path, "--out", file.appendingPathComponent("pages").path])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("cannot create the output folder"))
+    }
+
+    @Test("Inputs are never overwritten, and photos with the same name do not overwrite each other's pages")
+    func neverOverwrites() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sampleData = try Data(contentsOf: Paths.sample)
+        let photo = folder.appendingPathComponent("a.jpg")
+        let victim = folder.appendingPathComponent("a-p1.png")  // exactly the name a.jpg's first page would get
+        try sampleData.write(to: photo)
+        try sampleData.write(to: victim)
+        let output = try DocScanTool.run(["scan", photo.path, victim.path, "--out", folder.path])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("refusing to overwrite"))
+        #expect(try Data(contentsOf: victim) == sampleData)
+
+        let second = folder.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        try sampleData.write(to: second.appendingPathComponent("a.jpg"))
+        let out = folder.appendingPathComponent("out")
+        let twice = try DocScanTool.run(["scan", photo.path, second.appendingPathComponent("a.jpg").path, "--json", "--out", out.path])
+        #expect(twice.status == 0)
+        let images = try decodeReports(twice.standardOutput).compactMap { $0.pages.first?.image }
+        #expect(images.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a-p1.png", "a-2-p1.png"])
+    }
+
+    @Test("Invalid options are rejected before any work, with exit status 64")
+    func invalidOptions() throws {
+        let output = try DocScanTool.run(["scan", Paths.sample.path, "--mode", "sepia"])
+        #expect(output.status == 64)
+        #expect(output.standardError.contains("sepia"))
+    }
+}
