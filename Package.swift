@@ -32,7 +32,10 @@ let package = Package(
         .systemLibrary(
             name: "COpenCV",
             pkgConfig: openCVPackageConfig,
-            providers: [.apt(["libopencv-dev"]), .brew(["opencv"])]
+            providers: [
+                .apt(["libopencv-dev", "libjpeg-dev", "libpng-dev", "libtiff-dev", "libwebp-dev"]),
+                .brew(["opencv", "jpeg-turbo", "libpng", "libtiff", "webp"]),
+            ]
         ),
         .target(name: "CDocScanShim", dependencies: ["COpenCV"]),
         .target(name: "DocScan", dependencies: ["CDocScanShim"]),

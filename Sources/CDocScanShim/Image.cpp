@@ -1,67 +1,23 @@
 // Decoding, encoding and the geometric operations on ds_image.
+#include "Codecs.hpp"
 #include "Support.hpp"
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 using docscan::emit;
 using docscan::fail;
 using docscan::guarded;
 
-namespace {
-
-/// Brings any decoded matrix to 8-bit gray or BGR: 16-bit and float samples are scaled, alpha is composited on white.
-cv::Mat normalized(cv::Mat mat) {
-    if (mat.depth() == CV_16U) {
-        mat.convertTo(mat, CV_8U, 1.0 / 257.0);
-    } else if (mat.depth() == CV_32F || mat.depth() == CV_64F) {
-        mat.convertTo(mat, CV_8U, 255.0);
-    } else if (mat.depth() != CV_8U) {
-        double low = 0, high = 0;
-        cv::minMaxLoc(mat.reshape(1), &low, &high);
-        mat.convertTo(mat, CV_8U, high > low ? 255.0 / (high - low) : 1.0, high > low ? -low * 255.0 / (high - low) : 0);
-    }
-    if (mat.channels() == 4) {
-        std::vector<cv::Mat> planes;
-        cv::split(mat, planes);
-        cv::Mat alpha;
-        planes[3].convertTo(alpha, CV_32F, 1.0 / 255.0);
-        cv::Mat inverse = 1.0 - alpha;
-        for (int c = 0; c < 3; ++c) {
-            cv::Mat plane;
-            planes[c].convertTo(plane, CV_32F);
-            plane = plane.mul(alpha) + inverse * 255.0;
-            plane.convertTo(planes[c], CV_8U);
-        }
-        planes.pop_back();
-        cv::merge(planes, mat);
-    } else if (mat.channels() == 2) {
-        std::vector<cv::Mat> planes;
-        cv::split(mat, planes);
-        mat = planes[0];
-    }
-    return mat;
-}
-
-bool looksLikeJPEG(const void *bytes, size_t length) {
-    const auto *b = static_cast<const unsigned char *>(bytes);
-    return length >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF;
-}
-
-}  // namespace
 
 ds_status ds_image_decode(const void *bytes, size_t length, ds_image **out) {
     *out = nullptr;
     return guarded("decode", [&]() -> ds_status {
         if (length == 0) return fail(DS_ERROR_DECODE, "the file is empty");
-        const cv::Mat encoded(1, static_cast<int>(length), CV_8U, const_cast<void *>(bytes));
-        // JPEG has neither alpha nor 16-bit samples, and OpenCV converts CMYK JPEGs only when asked for colour.
-        const int flags = looksLikeJPEG(bytes, length)
-                              ? (cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION)
-                              : (cv::IMREAD_UNCHANGED | cv::IMREAD_ANYDEPTH | cv::IMREAD_IGNORE_ORIENTATION);
-        cv::Mat decoded = cv::imdecode(encoded, flags);
-        if (decoded.empty()) return fail(DS_ERROR_DECODE, "the image data is damaged or in an unsupported format");
-        return emit(normalized(std::move(decoded)), out);
+        try {
+            return emit(docscan::decode(static_cast<const unsigned char *>(bytes), length), out);
+        } catch (const docscan::DecodeError &error) {
+            return fail(DS_ERROR_DECODE, error.what());
+        }
     });
 }
 
@@ -93,22 +49,14 @@ void ds_buffer_free(ds_buffer *buffer) { delete buffer; }
 ds_status ds_image_encode(const ds_image *image, ds_encoding encoding, int32_t quality, ds_buffer **out) {
     *out = nullptr;
     return guarded("encode", [&]() -> ds_status {
-        std::vector<int> parameters;
-        const char *extension = ".png";
-        switch (encoding) {
-            case DS_ENCODING_PNG:
-                parameters = {cv::IMWRITE_PNG_COMPRESSION, std::clamp(quality, 0, 9)};
-                break;
-            case DS_ENCODING_JPEG:
-                extension = ".jpg";
-                parameters = {cv::IMWRITE_JPEG_QUALITY, std::clamp(quality, 1, 100)};
-                break;
-            default:
-                return fail(DS_ERROR_INVALID_ARGUMENT, "unknown encoding");
-        }
+        if (encoding != DS_ENCODING_PNG && encoding != DS_ENCODING_JPEG)
+            return fail(DS_ERROR_INVALID_ARGUMENT, "unknown encoding");
         auto buffer = std::make_unique<ds_buffer>();
-        if (!cv::imencode(extension, image->mat, buffer->bytes, parameters))
-            return fail(DS_ERROR_ENCODE, "OpenCV could not encode the image");
+        try {
+            docscan::encode(image->mat, encoding == DS_ENCODING_JPEG, std::clamp(quality, 1, 100), buffer->bytes);
+        } catch (const std::runtime_error &error) {
+            return fail(DS_ERROR_ENCODE, error.what());
+        }
         *out = buffer.release();
         return DS_OK;
     });
