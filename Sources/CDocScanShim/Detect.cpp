@@ -15,6 +15,8 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 
 using docscan::fail;
@@ -198,7 +200,9 @@ double outlineScore(const cv::Mat &lab, const Quad &quad) {
         total += share;
         weakest = std::min(weakest, share);
     }
-    double score = 0.75 * total / 4 + 0.25 * weakest;
+    // A document shows its edge all round (a thumb or a shadow hides only part of a side); a region bounded by the
+    // frame or by background texture on one side is weak there, which must weigh heavily.
+    double score = 0.6 * total / 4 + 0.4 * weakest;
     const double angle = smallestAngle(quad);
     if (angle < 45) score *= std::max(0.0, (angle - 20) / 25);
     return score;
@@ -232,8 +236,11 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, double minScore
         for (size_t i = 0; i < chosen.size(); ++i) {
             const double shared = overlapArea(candidate.quad, chosen[i].quad);
             if (shared <= 0.15 * std::min(candidate.area, chosen[i].area)) continue;
-            const bool containsChosen = shared >= 0.85 * chosen[i].area && candidate.area > 1.25 * chosen[i].area;
-            if (containsChosen && candidate.score >= chosen[i].score - 0.12) {
+            // An outline around a chosen one replaces it when nearly as well supported: a card around its coloured
+            // band and white part, a book around its pages, a page around the table printed on it.
+            const bool containsChosen = shared >= 0.85 * chosen[i].area && candidate.area > 1.02 * chosen[i].area;
+            const double tolerance = candidate.area > 1.25 * chosen[i].area ? 0.12 : 0.05;
+            if (containsChosen && candidate.score >= chosen[i].score - tolerance) {
                 swallowed.push_back(i);
             } else {
                 keep = false;
@@ -359,9 +366,44 @@ std::optional<Line> refineSide(const cv::Mat &image, cv::Point2d a, cv::Point2d 
     return fitLine(bestInliers);
 }
 
+/// Whether at least three other well-supported, non-overlapping outlines have about the same size and shape: the cells
+/// of a checked or tiled background.
+bool repeats(const Candidate &candidate, const std::vector<Candidate> &all) {
+    const auto sides = [](const Quad &q) {
+        std::array<double, 2> s{cv::norm(q[0] - q[1]) + cv::norm(q[2] - q[3]), cv::norm(q[1] - q[2]) + cv::norm(q[3] - q[0])};
+        if (s[0] > s[1]) std::swap(s[0], s[1]);
+        return s;
+    };
+    const auto mine = sides(candidate.quad);
+    std::vector<const Candidate *> alike;
+    for (const auto &other : all) {
+        if (other.score < 0.75) continue;
+        const auto theirs = sides(other.quad);
+        if (std::abs(theirs[0] / mine[0] - 1) > 0.35 || std::abs(theirs[1] / mine[1] - 1) > 0.35) continue;
+        bool separate = overlapArea(other.quad, candidate.quad) < 0.2 * candidate.area;
+        for (const auto *seen : alike) separate = separate && overlapArea(other.quad, seen->quad) < 0.2 * other.area;
+        if (separate) alike.push_back(&other);
+    }
+    return alike.size() >= 3;
+}
+
+/// Text-line strength of the region inside a small-scale outline, read from the full-resolution photo.
+double lineStrength(const cv::Mat &photo, const Quad &quad, double factor) {
+    std::vector<cv::Point2f> source;
+    for (const auto &p : quad) source.emplace_back(static_cast<float>((p.x + 0.5) * factor - 0.5), static_cast<float>((p.y + 0.5) * factor - 0.5));
+    const double width = 0.5 * (cv::norm(source[1] - source[0]) + cv::norm(source[2] - source[3]));
+    const double height = 0.5 * (cv::norm(source[3] - source[0]) + cv::norm(source[2] - source[1]));
+    const double scale = std::min(1.0, 700.0 / std::max(width, height));
+    const cv::Size size(std::max(8, static_cast<int>(width * scale)), std::max(8, static_cast<int>(height * scale)));
+    const std::vector<cv::Point2f> target{{0, 0}, {float(size.width - 1), 0}, {float(size.width - 1), float(size.height - 1)}, {0, float(size.height - 1)}};
+    cv::Mat region;
+    cv::warpPerspective(photo, region, cv::getPerspectiveTransform(source, target), size, cv::INTER_AREA);
+    return docscan::textLineStrength(region);
+}
+
 }  // namespace
 
-ds_detect_options ds_detect_options_default(void) { return {640, 0.02, 0.5, 1}; }
+ds_detect_options ds_detect_options_default(void) { return {640, 0.005, 0.5, 1}; }
 
 ds_status ds_refine_quad(const ds_image *image, double corners[8], double search_radius) {
     return guarded("refine_quad", [&]() -> ds_status {
@@ -420,15 +462,27 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         cv::Mat small;
         const double factor = docscan::downscale(color, options->working_size, small);
         cv::Mat lab;
-        auto candidates = propose(small, options->min_area_fraction, lab);
-        const auto chosen = select(std::move(candidates), options->min_confidence);
+        const auto allCandidates = propose(small, options->min_area_fraction, lab);
+        const auto chosen = select(allCandidates, options->min_confidence);
 
-        const int n = std::min<int>(capacity, static_cast<int>(chosen.size()));
+        // The best outline is the main document (it may be a blank sheet). Further outlines must not be one cell of a
+        // repeating pattern (the squares of a gingham cloth, tiles: real documents do not come in dozens of equal
+        // shapes), and must be clearly outlined all round or hold lines of print, which carpet, granite and shading
+        // do not show.
+        std::vector<Candidate> documents;
+        for (size_t k = 0; k < chosen.size(); ++k) {
+            if (k > 0) {
+                if (chosen[k].score < 0.75 || repeats(chosen[k], allCandidates)) continue;
+                if (chosen[k].score < 0.9 && lineStrength(color, chosen[k].quad, factor) < 0.2) continue;
+            }
+            documents.push_back(chosen[k]);
+        }
+        const int n = std::min<int>(capacity, static_cast<int>(documents.size()));
         for (int k = 0; k < n; ++k) {
             double corners[8];
             for (int i = 0; i < 4; ++i) {
-                corners[2 * i] = (chosen[k].quad[i].x + 0.5) * factor - 0.5;
-                corners[2 * i + 1] = (chosen[k].quad[i].y + 0.5) * factor - 0.5;
+                corners[2 * i] = (documents[k].quad[i].x + 0.5) * factor - 0.5;
+                corners[2 * i + 1] = (documents[k].quad[i].y + 0.5) * factor - 0.5;
             }
             if (options->refine) {
                 const ds_status status = ds_refine_quad(image, corners, 3 * factor + 6);
@@ -438,7 +492,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             for (int i = 0; i < 4; ++i) full[i] = {corners[2 * i], corners[2 * i + 1]};
             full = ordered(full);
             for (int i = 0; i < 4; ++i) results[k].corners[2 * i] = full[i].x, results[k].corners[2 * i + 1] = full[i].y;
-            results[k].confidence = std::clamp(chosen[k].score, 0.0, 1.0);
+            results[k].confidence = std::clamp(documents[k].score, 0.0, 1.0);
         }
         *count = n;
         return DS_OK;

@@ -55,4 +55,8 @@ cv::Mat gray(const cv::Mat &mat);
 /// area path), returning the factor applied (≥ 1).
 double downscale(const cv::Mat &source, int longSide, cv::Mat &result);
 
+/// How strongly the ink of a region forms lines of text: the share of its best projection's energy in fine structure
+/// (0...1): near 0 for texture, noise, shading or blank paper, clearly above for printed lines.
+double textLineStrength(const cv::Mat &region);
+
 }  // namespace docscan

@@ -20,7 +20,7 @@ public struct DocumentDetector: Sendable {
         /// Longer side of the downscaled copy that is searched, in pixels.
         public var workingSize = 640
         /// Smallest document, as a fraction of the photo's area.
-        public var minimumAreaFraction = 0.02
+        public var minimumAreaFraction = 0.005
         /// Weakest outline accepted, 0...1.
         public var minimumConfidence = 0.5
         /// Most documents returned from one photo.

@@ -161,7 +161,9 @@ public struct DocumentScanner: Sendable {
         var skew = 0.0
         if options.correctsOrientation || options.correctsSkew {
             let analyzer = TextLayoutAnalyzer()
-            let decision = analyzer.decision(for: try analyzer.analyze(preview))
+            let layoutFound = try analyzer.analyze(preview)
+            if ProcessInfo.processInfo.environment["DOCSCAN_DEBUG"] != nil { FileHandle.standardError.write(Data("layout \(layoutFound) preview \(preview.width)x\(preview.height)\n".utf8)) }
+            let decision = analyzer.decision(for: layoutFound)
             if options.correctsOrientation { turns = decision.quarterTurns }
             if options.correctsSkew { skew = decision.skewDegrees }
         }

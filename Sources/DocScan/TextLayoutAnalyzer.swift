@@ -24,7 +24,7 @@ public struct TextLayoutAnalyzer: Sendable {
     /// Below this line confidence the page is left as it is.
     public var minimumLineConfidence = 0.15
     /// Below this upright confidence an upside-down verdict is not trusted.
-    public var minimumUprightConfidence = 0.08
+    public var minimumUprightConfidence = 0.03
 
     /// Creates an analyzer.
     public init() {}
