@@ -387,8 +387,8 @@ bool repeats(const Candidate &candidate, const std::vector<Candidate> &all) {
     return alike.size() >= 3;
 }
 
-/// Text-line strength of the region inside a small-scale outline, read from the full-resolution photo.
-double lineStrength(const cv::Mat &photo, const Quad &quad, double factor) {
+/// The region inside a small-scale outline, rectified from the full-resolution photo to at most 700 pixels.
+cv::Mat rectifiedRegion(const cv::Mat &photo, const Quad &quad, double factor) {
     std::vector<cv::Point2f> source;
     for (const auto &p : quad) source.emplace_back(static_cast<float>((p.x + 0.5) * factor - 0.5), static_cast<float>((p.y + 0.5) * factor - 0.5));
     const double width = 0.5 * (cv::norm(source[1] - source[0]) + cv::norm(source[2] - source[3]));
@@ -398,7 +398,21 @@ double lineStrength(const cv::Mat &photo, const Quad &quad, double factor) {
     const std::vector<cv::Point2f> target{{0, 0}, {float(size.width - 1), 0}, {float(size.width - 1), float(size.height - 1)}, {0, float(size.height - 1)}};
     cv::Mat region;
     cv::warpPerspective(photo, region, cv::getPerspectiveTransform(source, target), size, cv::INTER_AREA);
-    return docscan::textLineStrength(region);
+    return region;
+}
+
+/// How textured the surface inside a region is: the median Laplacian magnitude of its lightly smoothed luminance.
+/// Paper is smooth between the print (about 1-3); woven cloth, carpet and granite are rough everywhere.
+double surfaceRoughness(const cv::Mat &region) {
+    cv::Mat smooth, laplacian;
+    cv::GaussianBlur(docscan::gray(region), smooth, cv::Size(0, 0), 1.0);
+    cv::Laplacian(smooth, laplacian, CV_16S, 3);
+    laplacian = cv::abs(laplacian);
+    const int margin = std::min(region.cols, region.rows) / 10;
+    cv::Mat inner = laplacian(cv::Rect(margin, margin, region.cols - 2 * margin, region.rows - 2 * margin)).clone();
+    std::vector<short> values(inner.begin<short>(), inner.end<short>());
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    return values[values.size() / 2];
 }
 
 }  // namespace
@@ -465,17 +479,28 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         const auto allCandidates = propose(small, options->min_area_fraction, lab);
         const auto chosen = select(allCandidates, options->min_confidence);
 
+        // Paper is smooth between the print, while carpet, granite and cloth are rough everywhere. Outlines around
+        // clearly rough surface are dropped when a smooth one exists (how rough paper looks depends on the camera's
+        // noise, so only a large difference counts).
+        std::vector<double> roughness;
+        for (const auto &candidate : chosen) roughness.push_back(surfaceRoughness(rectifiedRegion(color, candidate.quad, factor)));
+        const double smoothest = roughness.empty() ? 0 : *std::min_element(roughness.begin(), roughness.end());
+        std::vector<Candidate> smooth;
+        for (size_t k = 0; k < chosen.size(); ++k) {
+            if (roughness[k] <= std::max(8.0, 2.5 * smoothest) || chosen[k].score < 0.75) smooth.push_back(chosen[k]);
+        }
         // The best outline is the main document (it may be a blank sheet). Further outlines must not be one cell of a
         // repeating pattern (the squares of a gingham cloth, tiles: real documents do not come in dozens of equal
-        // shapes), and must be clearly outlined all round or hold lines of print, which carpet, granite and shading
-        // do not show.
+        // shapes), and must be clearly outlined all round or hold lines of print.
         std::vector<Candidate> documents;
-        for (size_t k = 0; k < chosen.size(); ++k) {
+        for (size_t k = 0; k < smooth.size(); ++k) {
             if (k > 0) {
-                if (chosen[k].score < 0.75 || repeats(chosen[k], allCandidates)) continue;
-                if (chosen[k].score < 0.9 && lineStrength(color, chosen[k].quad, factor) < 0.2) continue;
+                if (smooth[k].score < 0.75 || repeats(smooth[k], allCandidates)) continue;
+                if (smooth[k].score < 0.9 &&
+                    docscan::textLineStrength(rectifiedRegion(color, smooth[k].quad, factor)) < 0.2)
+                    continue;
             }
-            documents.push_back(chosen[k]);
+            documents.push_back(smooth[k]);
         }
         const int n = std::min<int>(capacity, static_cast<int>(documents.size()));
         for (int k = 0; k < n; ++k) {

@@ -295,3 +295,48 @@ ds_status ds_find_gutter(const ds_image *page, ds_gutter *out) {
         return DS_OK;
     });
 }
+
+ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t *found) {
+    *found = 0;
+    insets[0] = insets[1] = insets[2] = insets[3] = 0;
+    return guarded("find_inner_page", [&]() -> ds_status {
+        cv::Mat small;
+        const double factor = docscan::downscale(docscan::gray(document->mat), 1000, small);
+        if (small.cols < 60 || small.rows < 60) return DS_OK;
+        // Brightness of each line parallel to a side, over the middle 60% of that side: the 75th percentile, so that
+        // print does not darken the paper.
+        const auto level = [](const cv::Mat &line) {
+            std::vector<uchar> values(line.begin<uchar>(), line.end<uchar>());
+            std::nth_element(values.begin(), values.begin() + values.size() * 3 / 4, values.end());
+            return static_cast<double>(values[values.size() * 3 / 4]);
+        };
+        const auto inset = [&](const cv::Mat &image) -> int {
+            // `image` is oriented so that the side being examined is its left edge.
+            const int from = image.rows / 5, to = image.rows - image.rows / 5;
+            const int reach = image.cols / 10;
+            std::vector<double> brightness(image.cols / 3);
+            for (size_t x = 0; x < brightness.size(); ++x) brightness[x] = level(image.col(static_cast<int>(x)).rowRange(from, to));
+            std::vector<double> inner(brightness.begin() + image.cols / 8, brightness.end());
+            std::nth_element(inner.begin(), inner.begin() + inner.size() / 2, inner.end());
+            const double paper = inner[inner.size() / 2];
+            const double threshold = paper - std::max(20.0, 0.1 * paper);
+            int x = 0;
+            while (x < reach && !(brightness[x] >= threshold && brightness[x + 1] >= threshold && brightness[x + 2] >= threshold)) ++x;
+            return x < reach ? x : -1;
+        };
+        cv::Mat left = small, top, right, bottom;
+        cv::rotate(small, top, cv::ROTATE_90_COUNTERCLOCKWISE);   // the top edge becomes the left one
+        cv::rotate(small, right, cv::ROTATE_180);
+        cv::rotate(small, bottom, cv::ROTATE_90_CLOCKWISE);
+        const int widths[4] = {inset(left), inset(top), inset(right), inset(bottom)};
+        // A border counts when it runs round at least three sides (a book's cover and page block); a band along one
+        // side is part of the document (a business card's coloured edge).
+        int bordered = 0;
+        for (int i = 0; i < 4; ++i) bordered += widths[i] >= std::max(3, small.cols / 200);
+        for (int i = 0; i < 4; ++i) if (widths[i] < 0) return DS_OK;
+        if (bordered < 3) return DS_OK;
+        for (int i = 0; i < 4; ++i) insets[i] = widths[i] * factor;
+        *found = 1;
+        return DS_OK;
+    });
+}

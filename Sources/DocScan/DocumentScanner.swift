@@ -88,6 +88,8 @@ public struct DocumentScanner: Sendable {
         public var correctsSkew = true
         /// Whether to split book spreads into pages.
         public var splitsSpreads = true
+        /// Whether to trim a border that runs round a document (a book's cover and page block).
+        public var trimsBorders = true
 
         /// The default settings.
         public init() {}
@@ -142,18 +144,26 @@ public struct DocumentScanner: Sendable {
     ) throws(DocScanError) -> [ScannedPage] {
         let clock = ContinuousClock()
         var start = clock.now
-        let corrector = PerspectiveCorrector(resolution: options.resolution)
-        let size = corrector.pageSize(
-            for: document.quad, imageWidth: photo.width, imageHeight: photo.height, focalLength35mm: focalLength35mm)
-        guard let toPage = PerspectiveCorrector.homography(from: document.quad, width: size.width, height: size.height) else {
-            throw DocScanError(.internalFailure, "the document outline is degenerate")
-        }
-        // A small preview of the document, for the decisions.
-        let previewScale = min(1, Double(Self.previewSize) / Double(max(size.width, size.height)))
-        let previewSize = (max(1, Int((Double(size.width) * previewScale).rounded())), max(1, Int((Double(size.height) * previewScale).rounded())))
-        let toPreview = toPage.followed(by: Self.scaling(previewScale))
-        let preview = try photo.warped(by: toPreview, width: previewSize.0, height: previewSize.1)
+        var document = document
+        var (size, toPage, preview) = try rectify(document.quad, in: photo, focalLength35mm: focalLength35mm)
         timings.warp += milliseconds(clock.now - start)
+
+        // A cover and page block round an open book: keep the pages.
+        start = clock.now
+        if options.trimsBorders, document.detected, let border = try BorderTrimmer().border(of: preview),
+            let fromPreview = (toPage.followed(by: Self.scaling(Double(preview.width) / Double(size.width)))).inverse
+        {
+            let w = Double(preview.width) - 0.5, h = Double(preview.height) - 0.5
+            let inner = Quad([
+                Point(x: border.left - 0.5, y: border.top - 0.5), Point(x: w - border.right, y: border.top - 0.5),
+                Point(x: w - border.right, y: h - border.bottom), Point(x: border.left - 0.5, y: h - border.bottom),
+            ])
+            let scale = Double(size.width) / Double(preview.width)
+            let rough = fromPreview.apply(inner)
+            document.quad = (try? DocumentDetector().refine(rough, in: photo, searchRadius: 2 * scale + 2)) ?? rough
+            (size, toPage, preview) = try rectify(document.quad, in: photo, focalLength35mm: focalLength35mm)
+        }
+        timings.detect += milliseconds(clock.now - start)
 
         // Orientation and skew.
         start = clock.now
@@ -220,6 +230,22 @@ public struct DocumentScanner: Sendable {
                     skewDegrees: skew, homography: toFinal, spreadSide: region.side))
         }
         return pages
+    }
+
+    /// The flat page size, the map onto it, and a preview of at most ``previewSize`` pixels.
+    private func rectify(_ quad: Quad, in photo: Image, focalLength35mm: Double?) throws(DocScanError)
+        -> (size: (width: Int, height: Int), toPage: Homography, preview: Image)
+    {
+        let corrector = PerspectiveCorrector(resolution: options.resolution)
+        let size = corrector.pageSize(for: quad, imageWidth: photo.width, imageHeight: photo.height, focalLength35mm: focalLength35mm)
+        guard let toPage = PerspectiveCorrector.homography(from: quad, width: size.width, height: size.height) else {
+            throw DocScanError(.internalFailure, "the document outline is degenerate")
+        }
+        let previewScale = min(1, Double(Self.previewSize) / Double(max(size.width, size.height)))
+        let previewWidth = max(1, Int((Double(size.width) * previewScale).rounded()))
+        let previewHeight = max(1, Int((Double(size.height) * previewScale).rounded()))
+        let preview = try photo.warped(by: toPage.followed(by: Self.scaling(Double(previewWidth) / Double(size.width))), width: previewWidth, height: previewHeight)
+        return (size, toPage, preview)
     }
 
     /// Scaling of pixel coordinates (pixel edges stay on pixel edges).

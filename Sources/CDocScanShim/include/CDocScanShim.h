@@ -182,6 +182,11 @@ typedef struct ds_gutter {
 /// no text, with text on both sides.
 DS_EXTERN ds_status ds_find_gutter(const ds_image *page, ds_gutter *out);
 
+/// Looks for a border that runs round a flat document, such as a book's cover and page block around its pages: on at
+/// least three sides, a band darker than the paper inside. `insets` receives the band widths (left, top, right,
+/// bottom) in pixels and `*found` is non-zero when such a border exists.
+DS_EXTERN ds_status ds_find_inner_page(const ds_image *document, double insets[_Nonnull 4], int32_t *found);
+
 #pragma clang assume_nonnull end
 
 #endif // CDOCSCANSHIM_H
