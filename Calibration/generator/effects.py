@@ -7,7 +7,7 @@ import numpy as np
 import scene
 from noise import value_noise
 
-SKIN = [(232, 190, 170), (224, 172, 140), (200, 140, 110), (160, 105, 75), (110, 72, 52)]
+SKIN = [(226, 188, 170), (214, 168, 145), (190, 142, 118), (150, 108, 84), (105, 76, 60)]
 
 
 def _upscale(field, size):
@@ -54,19 +54,22 @@ def _edge_point(rng, quads):
 
 
 def soft_shadow(rng, size, quads):
-    """A large, very blurred shadow (of the photographer, a lamp arm...) lying
-    partly over a page. Returns the mask."""
+    """A blurred shadow (of the photographer's head and shoulders, a lamp arm...)
+    lying partly over a page edge. Returns the mask."""
     factor = 8
     w, h = size
     lw, lh = w // factor + 1, h // factor + 1
     p, normal = _edge_point(rng, quads)
-    radius = rng.uniform(0.25, 0.5) * min(w, h)
-    centre = p + normal * radius * rng.uniform(-0.3, 0.6)
+    radius = rng.uniform(0.12, 0.3) * min(w, h)
+    centre = p + normal * radius * rng.uniform(-0.4, 0.4)
     mask = np.zeros((lh, lw), np.float32)
-    axes = (int(radius / factor), int(radius * rng.uniform(0.5, 1.0) / factor))
-    cv2.ellipse(mask, (int(centre[0] / factor), int(centre[1] / factor)), axes,
-                rng.uniform(0, 180), 0, 360, 1.0, -1, cv2.LINE_AA)
-    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.04, 0.09) * np.hypot(lw, lh))
+    angle = rng.uniform(0, 180)
+    for k in range(int(rng.integers(1, 4))):         # one to three overlapping blobs
+        c = centre + rng.normal(0, 0.5, 2) * radius * (k > 0)
+        axes = (int(radius * rng.uniform(0.6, 1.0) / factor), int(radius * rng.uniform(0.35, 0.7) / factor))
+        cv2.ellipse(mask, (int(c[0] / factor), int(c[1] / factor)), axes, angle + rng.normal(0, 20),
+                    0, 360, 1.0, -1, cv2.LINE_AA)
+    mask = blur(mask, rng.uniform(0.1, 0.25) * radius / factor)
     return np.clip(_upscale(mask, size), 0, 1)
 
 
@@ -82,7 +85,7 @@ def _hand(mask, k, rho):
     palm_c = (rot @ [0, 75]) * k + c
     cv2.ellipse(mask, tuple(int(v * 16) for v in palm_c), (int(44 * k * 16), int(52 * k * 16)), rho,
                 0, 360, 1.0, -1, cv2.LINE_AA, 4)
-    for x0, x1, top in ((-27, -36, -25), (-9, -10, -45), (9, 12, -40), (26, 36, -15)):
+    for x0, x1, top in ((-28, -38, -22), (-6, -4, -45), (14, 18, -38), (32, 42, -12)):
         cv2.line(mask, pt(x0, 40), pt(x1, top), 1.0, int(17 * k), cv2.LINE_AA, 4)
     cv2.line(mask, pt(38, 85), pt(78, 40), 1.0, int(20 * k), cv2.LINE_AA, 4)
 
@@ -117,9 +120,20 @@ def hard_shadow(rng, camera, placements):
     to_table = scene.translate(p[0] - half, p[1] - half) @ scene.scale(1.0 / k)
     H = camera.plane_to_photo(placement.height_mm) @ to_table
     mask = warp(mask, H, camera.size)
-    px_per_mm = np.sqrt(abs(np.linalg.det(H[:2, :2]))) * k
-    mask = cv2.GaussianBlur(mask, (0, 0), max(0.6, rng.uniform(0.5, 1.5) * px_per_mm / k))
+    px_per_mm = scene.local_scale(camera.plane_to_photo(placement.height_mm), p)
+    mask = blur(mask, max(0.6, rng.uniform(0.5, 1.5) * px_per_mm))
     return mask, caster
+
+
+def blur(mask, sigma):
+    """Gaussian blur; large kernels run on a reduced copy (same result to the eye, much faster)."""
+    if sigma <= 6:
+        return cv2.GaussianBlur(mask, (0, 0), sigma)
+    f = sigma / 3.0
+    h, w = mask.shape[:2]
+    small = cv2.resize(mask, (max(1, int(w / f)), max(1, int(h / f))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), 3.0)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def warp(img, H, size, border=cv2.BORDER_CONSTANT):
@@ -137,10 +151,11 @@ def contact_shadow(rng, camera, placement, light_deg):
     small, factor = _shrunk(doc.alpha, 1200)
     H = camera.plane_to_photo(0.0) @ off @ placement.to_table @ scene.scale(factor)
     mask = warp(small, H, camera.size)
-    px_per_mm = np.sqrt(abs(np.linalg.det((camera.plane_to_photo(0.0) @ placement.to_table)[:2, :2]))) * doc.ppmm
+    centre = scene.apply(placement.to_table, [(doc.alpha.shape[1] / 2, doc.alpha.shape[0] / 2)])[0]
+    px_per_mm = scene.local_scale(camera.plane_to_photo(0.0), centre)
     sigma = (0.8 + 0.35 * doc.thickness_mm) * px_per_mm * rng.uniform(0.8, 1.3)
     strength = 0.35 if doc.thickness_mm < 1 else 0.55
-    return strength * cv2.GaussianBlur(mask, (0, 0), max(0.8, sigma))
+    return strength * blur(mask, max(0.8, sigma))
 
 
 def _shrunk(img, longest):
@@ -152,9 +167,13 @@ def _shrunk(img, longest):
     return cv2.resize(img, (int(round(w / f)), int(round(h / f))), interpolation=cv2.INTER_AREA), f
 
 
-def thumb(rng, size, quad, side, px_per_mm):
+def thumb(rng, size, quad, side, px_per_mm, overlap_mm):
     """A thumb coming in from `side` of the frame and pressing on the page edge
-    facing that side. Returns [linear rgb, alpha, cast shadow mask], all full frame."""
+    facing that side, its tip `overlap_mm` onto the page: rounded tip,
+    widening towards the hand, cylindrical shading, reddish rim, a nail with a
+    pale free edge, knuckle creases, soft (out of focus) outline and a cast
+    shadow.
+    Returns [linear rgb, alpha, cast shadow mask], all full frame."""
     w, h = size
     inward = {"left": (1, 0), "right": (-1, 0), "top": (0, 1), "bottom": (0, -1)}[side]
     inward = np.array(inward, np.float64)
@@ -171,8 +190,8 @@ def thumb(rng, size, quad, side, px_per_mm):
             best, edge = score, (a, b)
     q = edge[0] + (edge[1] - edge[0]) * rng.uniform(0.3, 0.7)
     axis = scene.apply(scene.rotate(rng.uniform(-25, 25)), [inward])[0]   # from base to tip
-    width = rng.uniform(18, 23) * 1.2 * px_per_mm
-    tip = q + axis * rng.uniform(9, 20) * px_per_mm
+    width = rng.uniform(20, 25) * 1.25 * px_per_mm                        # nearer the lens than the page
+    tip = q + axis * overlap_mm * px_per_mm
 
     # work inside the region the thumb (and its shadow) can reach
     reach = np.vstack([tip + s * axis + o * np.array([-axis[1], axis[0]])
@@ -185,40 +204,43 @@ def thumb(rng, size, quad, side, px_per_mm):
     dx, dy = xs - tip[0], ys - tip[1]
     t = -(dx * axis[0] + dy * axis[1])                 # distance from the tip towards the base
     d = dx * axis[1] - dy * axis[0]                    # signed distance across the thumb
-    r = width / 2 * (1.0 + 0.1 * np.clip(t / width, 0, 3))
-    cap = 0.6 * width
+    joint = np.exp(-((t - 1.5 * width) / (0.35 * width)) ** 2)     # slightly narrower at the knuckle
+    r = width / 2 * (1.0 + 0.16 * np.clip(t / width, 0, 2.5) - 0.05 * joint)
     across = np.abs(d) / r
-    along = np.where(t < 0, -t / cap, 0.0)
+    along = np.where(t < 0, -t / (0.62 * width), 0.0)
     rad = np.sqrt(across ** 2 + along ** 2)           # 1 on the outline
-    edge_px = max(1.5, 0.05 * width)
+    edge_px = max(2.0, 0.08 * width)                  # the thumb is out of focus
     alpha = np.clip((1.0 - rad) * r / edge_px + 0.5, 0, 1)
 
     nz = np.sqrt(np.clip(1.0 - rad ** 2, 0, 1))
-    side_light = np.clip(d / r, -1, 1) * rng.choice([-1, 1])
-    shade = 0.42 + 0.48 * nz ** 0.7 + 0.1 * side_light
+    lit_side = rng.choice([-1.0, 1.0])
+    shade = 0.45 + 0.47 * nz ** 0.9 + 0.08 * np.clip(d / r, -1, 1) * lit_side
+    shade += 0.06 * np.exp(-((d / r - 0.3 * lit_side) / 0.18) ** 2) * (t > 0.2 * width)
     skin = np.array(SKIN[int(rng.integers(len(SKIN)))], np.float32) / 255.0
-    skin = skin * rng.uniform(0.95, 1.05, 3).astype(np.float32)
-    blotch = 1.0 + 0.04 * value_noise(rng, xs.shape, 0.3 * width)
-    rgb = (skin ** 2.2)[None, None, :] * (shade * blotch)[..., None]
+    skin = skin * rng.uniform(0.96, 1.04, 3).astype(np.float32)
+    rim = (1.0 - nz)[..., None] * np.array([0.0, 0.12, 0.15], np.float32)   # redder towards the edges
+    blotch = (1.0 + 0.03 * value_noise(rng, xs.shape, 0.3 * width)
+              + 0.02 * value_noise(rng, xs.shape, max(1.5, 0.03 * width)))
+    rgb = (skin ** 2.2)[None, None, :] * (1.0 - rim) * (shade * blotch)[..., None]
 
-    # the nail, seen from above near the tip, with a whiter free edge and a highlight
-    tn = t - 0.42 * width
-    nail_r = np.sqrt((tn / (0.40 * width)) ** 2 + (d / (0.30 * width)) ** 2)
+    tn = t - 0.45 * width
+    nail_r = np.sqrt((tn / (0.42 * width)) ** 2 + (d / (0.33 * width)) ** 2)
     nail = np.clip((1.0 - nail_r) * 0.3 * width / edge_px, 0, 1)
-    nail_col = (np.clip(skin * [1.12, 1.0, 1.0] + 0.12, 0, 1) ** 2.2)[None, None, :]
-    free_edge = np.clip(1.0 - (tn + 0.40 * width) / (0.12 * width), 0, 1)[..., None]
-    nail_col = nail_col * (1 - free_edge) + (np.array([0.93, 0.9, 0.88]) ** 2.2) * free_edge
-    rgb = rgb * (1 - nail[..., None]) + nail_col * (0.55 + 0.45 * nz[..., None]) * nail[..., None]
-    glint = np.exp(-(((tn + 0.05 * width) / (0.12 * width)) ** 2 + ((d + 0.08 * width) / (0.05 * width)) ** 2))
-    rgb += 0.25 * glint[..., None] * nail[..., None]
-    # creases of the knuckle
-    for at in (1.55, 1.7):
-        crease = np.exp(-((t - at * width) / (0.02 * width)) ** 2) * (across < 0.85)
-        rgb *= 1.0 - 0.22 * crease[..., None]
+    nail_col = (np.clip(skin * [1.04, 0.97, 0.98] + 0.05, 0, 1) ** 2.2)[None, None, :]
+    free_edge = np.clip(1.0 - (tn + 0.42 * width) / (0.1 * width), 0, 1)[..., None]
+    nail_col = nail_col * (1 - 0.6 * free_edge) + 0.6 * free_edge * (np.array([0.9, 0.87, 0.84]) ** 2.2)
+    fold = np.exp(-((nail_r - 1.0) / 0.08) ** 2)[..., None]          # skin folds around the nail
+    rgb = rgb * (1 - 0.15 * fold)
+    rgb = rgb * (1 - nail[..., None]) + nail_col * shade[..., None] * nail[..., None]
+    glint = np.exp(-(((tn + 0.05 * width) / (0.2 * width)) ** 2 + ((d - 0.1 * lit_side * width) / (0.08 * width)) ** 2))
+    rgb += 0.05 * glint[..., None] * nail[..., None]
+    for at in (1.5, 1.62):                              # creases of the knuckle
+        crease = np.exp(-((t - at * width) / (0.03 * width)) ** 2) * np.clip(1.2 - across, 0, 1)
+        rgb *= 1.0 - 0.1 * crease[..., None]
 
     light = scene.apply(scene.rotate(rng.uniform(0, 360)), [[1.0, 0.0]])[0] * 0.3 * width
     shifted = warp(alpha, scene.translate(*light), alpha.shape[::-1])
-    shadow = 0.5 * cv2.GaussianBlur(shifted, (0, 0), 0.25 * width)
+    shadow = 0.45 * blur(shifted, 0.25 * width)
     full = [np.zeros((h, w, 3), np.float32), np.zeros((h, w), np.float32), np.zeros((h, w), np.float32)]
     for dst, src in zip(full, (rgb, alpha, shadow)):
         dst[y0:y1, x0:x1] = src

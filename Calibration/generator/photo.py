@@ -91,12 +91,6 @@ def stage(spec, docs, rng):
     raise RuntimeError("could not frame %s" % spec.name)
 
 
-def local_scale(H, pt):
-    """Output pixels per input pixel of homography H around input point `pt`."""
-    p = scene.apply(H, [pt, (pt[0] + 1, pt[1]), (pt[0], pt[1] + 1)])
-    return np.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0])))
-
-
 def table_image(rng, background, camera):
     """The table texture as seen through the camera (linear rgb, photo size)."""
     w, h = camera.size
@@ -107,7 +101,7 @@ def table_image(rng, background, camera):
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     pad = 0.03 * (hi - lo)
     lo, hi = lo - pad, hi + pad
-    ppmm = max(local_scale(to_photo, p) for p in pts)
+    ppmm = max(scene.local_scale(to_photo, p) for p in pts)
     budget = 2.2 * w * h
     ppmm = min(ppmm, np.sqrt(budget / np.prod(hi - lo)))
     shape = (int(np.ceil((hi[1] - lo[1]) * ppmm)), int(np.ceil((hi[0] - lo[0]) * ppmm)))
@@ -116,12 +110,13 @@ def table_image(rng, background, camera):
     return effects.warp(tex, H, camera.size, cv2.BORDER_REFLECT) ** 2.2
 
 
-def add_document(img, coverage, camera, placement):
-    """Composite one placed document (and its sides if thick) into `img`."""
+def add_document(img, page_mask, camera, placement):
+    """Composite one placed document (and its sides if thick) into `img`,
+    adding its alpha to `page_mask`."""
     doc = placement.doc
     H = camera.doc_to_photo(placement)
     h, w = doc.alpha.shape
-    mag = max(local_scale(H, p) for p in scene.rect_corners((0, 0, w, h)))
+    mag = max(scene.local_scale(H, p) for p in scene.rect_corners((0, 0, w, h)))
     rgb, alpha = TO_LINEAR[doc.rgb], doc.alpha
     if mag < 0.8:                     # pre-shrink so that the warp does not alias
         size = (max(2, int(round(w * mag / 0.8))), max(2, int(round(h * mag / 0.8))))
@@ -139,7 +134,7 @@ def add_document(img, coverage, camera, placement):
     layer = effects.warp(rgb, Hs, camera.size, cv2.BORDER_REPLICATE)
     a = effects.warp(alpha, Hs, camera.size)[..., None]
     img[:] = img * (1 - a) + layer * a
-    coverage += a[..., 0]
+    page_mask += a[..., 0]
 
 
 def develop(lin, rng, spec, conditions):
@@ -150,14 +145,14 @@ def develop(lin, rng, spec, conditions):
     lin = cv2.GaussianBlur(lin, (0, 0), lens)
     conditions["defocus"] = conditions["motion"] = 0.0
     if spec.blur == "defocus":
-        r = rng.uniform(1.2, 2.0) * k ** 0.8
+        r = rng.uniform(1.0, 1.8) * k ** 0.8
         size = int(np.ceil(r)) * 2 + 1
         kernel = np.zeros((size, size), np.float32)
         cv2.circle(kernel, (size // 2 * 16, size // 2 * 16), int(r * 16), 1.0, -1, cv2.LINE_AA, 4)
         lin = cv2.filter2D(lin, -1, kernel / kernel.sum())
         conditions["defocus"] = round(float(r), 2)
     elif spec.blur == "motion":
-        length = rng.uniform(3, 7) * k ** 0.8
+        length = rng.uniform(2.5, 5) * k ** 0.8
         size = int(np.ceil(length)) | 1
         kernel = np.zeros((size, size), np.float32)
         c, theta = size / 2, rng.uniform(0, np.pi)
@@ -171,9 +166,10 @@ def develop(lin, rng, spec, conditions):
     v = np.clip(lin, 0, 1) ** (1 / 2.2)
     curve = rng.uniform(0.1, 0.3)
     v = (1 - curve) * v + curve * v * v * (3 - 2 * v)
-    sigma = rng.uniform(1.0, 3.5)
-    lum = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.6) * 1.6
-    grain = lum[..., None] * (1.25 - 0.6 * v)
+    # luminance noise, slightly correlated by demosaicing, with std `sigma` levels on mid grey
+    sigma = rng.uniform(0.6, 2.2)
+    lum = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.6)
+    grain = (lum / lum.std())[..., None] * (1.25 - 0.6 * v) / 0.95
     chroma = np.stack([cv2.resize(rng.standard_normal((h // 3 + 1, w // 3 + 1)).astype(np.float32), (w, h),
                                   interpolation=cv2.INTER_LINEAR) for _ in range(3)], axis=-1)
     v = v + (sigma * grain + 0.5 * sigma * chroma) / 255.0
@@ -201,19 +197,21 @@ def synthesize(spec, rng):
         add_document(img, pages, camera, p)
 
     quads = [q for p in placements for q in scene.page_quads(camera, p)]
-    blue_shadow = np.array([1.0, 0.96, 0.86], np.float32)
+    shadow_tint = np.array([1.0, 0.96, 0.86], np.float32)
     conditions = {"background": spec.background, "shadow": spec.shadow}
     if spec.shadow == "soft":
-        mask = effects.soft_shadow(rng, spec.size, quads) * rng.uniform(0.25, 0.45)
-        img *= 1 - mask[..., None] * blue_shadow
+        mask = effects.soft_shadow(rng, spec.size, quads) * rng.uniform(0.4, 0.6)
+        img *= 1 - mask[..., None] * shadow_tint
     elif spec.shadow == "hard":
         mask, caster = effects.hard_shadow(rng, camera, placements)
-        img *= 1 - mask[..., None] * rng.uniform(0.35, 0.6) * blue_shadow
+        img *= 1 - mask[..., None] * rng.uniform(0.35, 0.6) * shadow_tint
         conditions["shadow_caster"] = caster
     if spec.thumb:
         target = min(range(len(quads)), key=lambda i: _distance_to_side(quads[i], side, spec.size))
-        px_per_mm = np.sqrt(scene.polygon_area(quads[target]) / _page_area(placements, target))
-        rgb, alpha, shade = effects.thumb(rng, spec.size, quads[target], side, px_per_mm)
+        page = [pg for pl in placements for pg in pl.doc.pages][target]
+        px_per_mm = np.sqrt(scene.polygon_area(quads[target]) / (page.width_mm * page.height_mm))
+        overlap_mm = min(rng.uniform(9, 20), 0.22 * min(page.width_mm, page.height_mm))
+        rgb, alpha, shade = effects.thumb(rng, spec.size, quads[target], side, px_per_mm, overlap_mm)
         img *= (1 - shade)[..., None]
         img[:] = img * (1 - alpha[..., None]) + rgb * alpha[..., None]
         conditions["thumb_side"] = side
@@ -222,8 +220,10 @@ def synthesize(spec, rng):
 
     cast = np.array(CASTS[spec.cast], np.float32) ** rng.uniform(0.5, 1.0)
     img *= cast * rng.uniform(0.98, 1.02, 3).astype(np.float32)
-    lum = img[::4, ::4].mean(axis=-1)[pages[::4, ::4] > 0.99]
-    white = np.percentile(lum, 90) if lum.size else np.percentile(img, 95)
+    # auto exposure: the paper's light tone, unless the scene has brighter parts (a dark card)
+    lum = img[::4, ::4].mean(axis=-1)
+    on_page = lum[pages[::4, ::4] > 0.99]
+    white = max(np.percentile(on_page, 90) if on_page.size else 0.0, np.percentile(lum, 97))
     img *= rng.uniform(0.6, 0.8) / max(white, 1e-4)
 
     conditions.update({"colour_cast": spec.cast, "jpeg_quality": spec.jpeg_quality,
@@ -238,7 +238,3 @@ def _distance_to_side(quad, side, size):
     return {"left": quad[:, 0].min(), "right": w - quad[:, 0].max(),
             "top": quad[:, 1].min(), "bottom": h - quad[:, 1].max()}[side]
 
-
-def _page_area(placements, index):
-    pages = [p for pl in placements for p in pl.doc.pages]
-    return pages[index].width_mm * pages[index].height_mm

@@ -71,9 +71,11 @@ def _finish(canvas, rng, grain=0.012, fade=0.0):
         # thermal and cheap prints: ink darkness varies smoothly over the page
         strength = 1.0 - fade * np.clip(0.5 + 0.5 * value_noise(rng, (h, w), canvas.px(25)), 0, 1)
         img = paper - (paper - img) * strength[..., None]
-    blotch = 1.0 + 0.5 * grain * value_noise(rng, (h, w), canvas.px(12))
+    # a sheet is never perfectly flat or even: broad shading, faint blotches, fibres
+    sheet = 1.0 + 0.015 * value_noise(rng, (h, w), canvas.px(70))
+    blotch = 1.0 + 0.25 * grain * value_noise(rng, (h, w), canvas.px(12))
     fibre = 1.0 + grain * cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.8)
-    img *= (blotch * fibre)[..., None]
+    img *= (sheet * blotch * fibre)[..., None]
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
@@ -361,8 +363,7 @@ def render_form(rng):
     y += cv.px(12)
     cv.text(left, y, "Signature", label_f, ink)
     cv.hline(left + cv.px(22), left + cv.px(95), y + cv.pt(11), ink, line_w)
-    cv.draw.line([(left + cv.px(30), y + cv.pt(9)), (left + cv.px(45), y), (left + cv.px(55), y + cv.pt(8)),
-                  (left + cv.px(70), y + cv.pt(2))], fill=pen, width=int(cv.px(0.4)))
+    _signature(cv, rng, left + cv.px(28), y + cv.pt(6), cv.px(55), cv.pt(7), pen)
     cv.text(left + cv.px(110), y, "Date", label_f, ink)
     cv.hline(left + cv.px(122), right, y + cv.pt(11), ink, line_w)
     filled(left + cv.px(125), y - cv.pt(3), text.date(rng))
@@ -373,6 +374,16 @@ def render_form(rng):
         cv.text(office[0] + cv.px(3), office[1] + cv.px(11), "Reference no.", label_f, ink)
         cv.text(office[0] + cv.px(90), office[1] + cv.px(11), "Received by", label_f, ink)
     return _single_page_doc("form", cv, rng)
+
+
+def _signature(cv, rng, x, y, length, height, pen):
+    """A handwritten-looking scribble: a looping stroke drifting to the right."""
+    t = np.linspace(0, 1, 240)
+    loops = rng.uniform(5, 9)
+    xs = x + length * t + height * 0.35 * np.sin(2 * np.pi * loops * t + rng.uniform(0, 6))
+    ys = y + height * (0.5 * np.sin(2 * np.pi * loops * t * rng.uniform(0.9, 1.1))
+                       + 0.25 * np.sin(2 * np.pi * rng.uniform(1, 2) * t) - 0.3 * t)
+    cv.draw.line(list(zip(xs.tolist(), ys.tolist())), fill=pen, width=max(1, int(cv.px(0.35))), joint="curve")
 
 
 # ---------------------------------------------------------------- open book

@@ -36,6 +36,13 @@ def apply(H, pts):
     return p[:, :2] / p[:, 2:3]
 
 
+def local_scale(H, pt):
+    """Output units per input unit of homography H around input point `pt`
+    (square root of the local area ratio)."""
+    p = apply(H, [pt, (pt[0] + 1, pt[1]), (pt[0], pt[1] + 1)])
+    return np.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0])))
+
+
 def polygon_area(pts):
     x, y = np.asarray(pts, np.float64).T
     return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))

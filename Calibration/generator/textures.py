@@ -24,31 +24,35 @@ def _coords(shape, ppmm):
 
 
 def wood(rng, shape, ppmm):
-    """Planks of a varnished wooden table top with grain along x."""
-    palettes = [(0.72, 0.53, 0.34), (0.42, 0.27, 0.17), (0.80, 0.63, 0.43),
-                (0.58, 0.33, 0.20), (0.64, 0.59, 0.52)]
+    """Planks of a varnished wooden table top: growth rings along x with a
+    sharp late-wood edge, fine streaks and pores, a seam between boards."""
+    palettes = [(0.72, 0.53, 0.34), (0.45, 0.29, 0.18), (0.80, 0.63, 0.43),
+                (0.60, 0.35, 0.21), (0.66, 0.60, 0.52)]
     base = np.array(palettes[int(rng.integers(len(palettes)))], np.float32)
     ys, xs = _coords(shape, ppmm)
     board_w = rng.uniform(90, 200)
     offset = rng.uniform(0, board_w)
-    board = np.floor((ys + offset) / board_w)                     # h x 1
-    n_boards = int(board.max() - board.min()) + 1
-    shift = rng.normal(0, 0.07, n_boards).astype(np.float32)[(board - board.min()).astype(int)]
-    phase = rng.uniform(0, 2 * np.pi, n_boards).astype(np.float32)[(board - board.min()).astype(int)]
-    warp = (3.0 * value_noise(rng, shape, (60 * ppmm, 250 * ppmm))
-            + 0.8 * value_noise(rng, shape, (8 * ppmm, 40 * ppmm)))
-    period = rng.uniform(3, 8)
-    rings = 0.5 + 0.5 * np.sin(2 * np.pi * (ys + warp) / period + phase)
-    grain = rings ** 3
-    streaks = value_noise(rng, shape, (0.35 * ppmm, 30 * ppmm))
-    pores = value_noise(rng, shape, (0.3 * ppmm, 2.5 * ppmm))
-    value = (1.0 + shift - 0.22 * grain + 0.06 * streaks + 0.03 * pores
+    board = np.floor((ys + offset) / board_w)
+    index = (board - board.min()).astype(int)
+    n_boards = int(index.max()) + 1
+    shift = rng.normal(0, 0.06, n_boards).astype(np.float32)[index]
+    phase = rng.uniform(0, 50, n_boards).astype(np.float32)[index]
+    warp = (5.0 * value_noise(rng, shape, (40 * ppmm, 300 * ppmm))
+            + 1.0 * value_noise(rng, shape, (5 * ppmm, 60 * ppmm)))
+    period = rng.uniform(2.5, 6)
+    rings = ((ys + warp) / period + phase) % 1.0
+    # slow darkening through the ring, then a sharp (anti-aliased) edge
+    late = rings ** 4 * np.clip((1.0 - rings) * period * ppmm / 1.5, 0, 1)
+    contrast = 0.16 * np.clip(1.0 + 0.5 * value_noise(rng, shape, (20 * ppmm, 120 * ppmm)), 0.2, 2)
+    streaks = value_noise(rng, shape, (0.3 * ppmm, 25 * ppmm))
+    pores = np.clip(value_noise(rng, shape, (0.25 * ppmm, 1.5 * ppmm)) - 1.2, 0, None)
+    value = (1.0 + shift - contrast * late + 0.04 * streaks - 0.06 * pores
              + 0.05 * value_noise(rng, shape, 80 * ppmm))
     seam = np.abs(((ys + offset) / board_w) - np.round((ys + offset) / board_w)) * board_w
     value *= 1.0 - 0.45 * np.exp(-(seam / 0.5) ** 2)
     rgb = _mix(base, value)
-    # darker grain is also more saturated
-    return np.clip(rgb ** (1.0 + 0.35 * grain[..., None]), 0, 1)
+    # late wood is also more saturated
+    return np.clip(rgb ** (1.0 + 0.3 * late[..., None]), 0, 1)
 
 
 def fabric(rng, shape, ppmm):
@@ -107,22 +111,30 @@ def carpet(rng, shape, ppmm):
     mix = np.clip(0.5 + 0.35 * value_noise(rng, shape, 15 * ppmm) + 0.3 * loops, 0, 1)[..., None]
     rgb = a * mix + b * (1 - mix)
     fibre = 1.0 + 0.18 * value_noise(rng, shape, max(0.5 * ppmm, 1.0)) + 0.1 * loops
-    speck = (value_noise(rng, shape, max(0.8 * ppmm, 1.0)) > 2.2).astype(np.float32)[..., None]
-    light = np.array([0.85, 0.82, 0.75], np.float32)
+    speck = 0.7 * (value_noise(rng, shape, max(0.6 * ppmm, 1.0)) > 2.6).astype(np.float32)[..., None]
+    light = np.array([0.75, 0.72, 0.66], np.float32)
     return np.clip(rgb * fibre[..., None] * (1 - speck) + light * speck, 0, 1)
 
 
 def granite(rng, shape, ppmm):
-    """Polished granite: a base tone with black, white and coloured speckles."""
-    bases = [(0.55, 0.54, 0.53), (0.62, 0.57, 0.52), (0.30, 0.30, 0.31), (0.50, 0.45, 0.45)]
-    rgb = _mix(bases[int(rng.integers(len(bases)))], 1.0 + 0.05 * value_noise(rng, shape, 40 * ppmm))
-    for colour, size, level in (((0.08, 0.08, 0.09), 1.5, 1.0), ((0.88, 0.87, 0.85), 1.0, 1.3),
-                                ((0.65, 0.45, 0.42), 2.5, 1.5), ((0.25, 0.25, 0.26), 0.6, 0.6)):
-        field = value_noise(rng, shape, max(size * ppmm, 1.2))
-        weight = np.clip((field - level) * 3.0, 0, 1)[..., None]
-        rgb = rgb * (1 - weight) + np.array(colour, np.float32) * weight
-    grain = 1.0 + 0.05 * value_noise(rng, shape, max(0.3 * ppmm, 1.0))
-    return np.clip(rgb * grain[..., None], 0, 1)
+    """Polished granite: a dense mosaic of mineral grains (quartz, feldspar,
+    mica), each grain the region where its mineral's noise field is highest."""
+    stones = [
+        [(0.62, 0.60, 0.58), (0.74, 0.72, 0.70), (0.12, 0.12, 0.13), (0.48, 0.47, 0.47)],   # grey
+        [(0.68, 0.55, 0.51), (0.78, 0.73, 0.70), (0.14, 0.13, 0.13), (0.55, 0.47, 0.45)],   # pink
+        [(0.30, 0.30, 0.31), (0.42, 0.42, 0.42), (0.08, 0.08, 0.09), (0.22, 0.22, 0.24)],   # dark
+        [(0.70, 0.65, 0.56), (0.80, 0.77, 0.72), (0.17, 0.15, 0.13), (0.56, 0.52, 0.45)],   # beige
+    ]
+    minerals = np.array(stones[int(rng.integers(len(stones)))], np.float32)
+    weights = np.array([0.0, -0.1, -0.5, 0.1], np.float32)            # mica grains are fewer
+    grain = rng.uniform(0.6, 1.4) * ppmm
+    fields = np.stack([value_noise(rng, shape, max(grain, 1.5)) + w for w in weights])
+    fields += 0.6 * np.stack([value_noise(rng, shape, max(grain / 3, 1.0)) for _ in weights])
+    fields += 0.3 * np.stack([value_noise(rng, shape, max(grain / 8, 1.0)) for _ in weights])
+    rgb = minerals[np.argmax(fields, axis=0)]
+    shade = (1.0 + 0.06 * value_noise(rng, shape, max(grain, 1.5)) + 0.04 * value_noise(rng, shape, 40 * ppmm)
+             + 0.06 * value_noise(rng, shape, max(grain / 5, 1.0)))
+    return np.clip(rgb * shade[..., None], 0, 1)
 
 
 BACKGROUNDS = {
