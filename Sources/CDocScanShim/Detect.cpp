@@ -4,9 +4,10 @@
 // both polarities, and closed edge maps) each propose outlines; every outline is fitted with a quadrilateral whose
 // sides are re-fitted robustly to the outline's own points (so a thumb or a shadow bump does not drag a corner). Each
 // quadrilateral is scored by how much of its perimeter shows a colour step from inside to outside. The best
-// non-overlapping ones win, preferring an outline over the parts inside it. Finally each side is moved onto the
-// strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side is
-// hidden.
+// non-overlapping ones win, preferring an outline over the parts inside it; outlines around rough surface (carpet,
+// granite), cells of a repeating pattern, and weakly outlined regions without lines of print are dropped. Finally each
+// side is moved onto the strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even
+// where part of a side is hidden.
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -15,8 +16,6 @@
 #include <array>
 #include <cmath>
 #include <optional>
-#include <cstdio>
-#include <cstdlib>
 #include <random>
 
 using docscan::fail;
@@ -410,7 +409,7 @@ double surfaceRoughness(const cv::Mat &region) {
     laplacian = cv::abs(laplacian);
     const int margin = std::min(region.cols, region.rows) / 10;
     cv::Mat inner = laplacian(cv::Rect(margin, margin, region.cols - 2 * margin, region.rows - 2 * margin)).clone();
-    std::vector<short> values(inner.begin<short>(), inner.end<short>());
+    std::vector<short> values(inner.ptr<short>(), inner.ptr<short>() + inner.total());  // the clone is continuous
     std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
     return values[values.size() / 2];
 }
@@ -482,8 +481,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // Paper is smooth between the print, while carpet, granite and cloth are rough everywhere. Outlines around
         // clearly rough surface are dropped when a smooth one exists (how rough paper looks depends on the camera's
         // noise, so only a large difference counts).
-        std::vector<double> roughness;
-        for (const auto &candidate : chosen) roughness.push_back(surfaceRoughness(rectifiedRegion(color, candidate.quad, factor)));
+        std::vector<double> roughness(chosen.size(), 0);
+        if (chosen.size() > 1) {
+            for (size_t k = 0; k < chosen.size(); ++k)
+                roughness[k] = surfaceRoughness(rectifiedRegion(color, chosen[k].quad, factor));
+        }
         const double smoothest = roughness.empty() ? 0 : *std::min_element(roughness.begin(), roughness.end());
         std::vector<Candidate> smooth;
         for (size_t k = 0; k < chosen.size(); ++k) {

@@ -15,8 +15,9 @@ using docscan::guarded;
 
 namespace {
 
-/// Paper brightness at every pixel of `work` (same size and channels).
-cv::Mat paperBrightness(const cv::Mat &work) {
+/// Paper brightness at every pixel of `work` (same size and channels), and the darkest ink level relative to the
+/// paper (0...1), measured on the downscaled copy.
+cv::Mat paperBrightness(const cv::Mat &work, double &inkLevel) {
     cv::Mat small;
     docscan::downscale(work, 900, small);
     // Larger than a stroke and a small character, smaller than a shadow: about 1/60 of the page.
@@ -27,27 +28,43 @@ cv::Mat paperBrightness(const cv::Mat &work) {
                      cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(kernel, kernel)));
     cv::medianBlur(background, background, 5);
     cv::GaussianBlur(background, background, cv::Size(0, 0), 1.5);
+    // The ink level: the median of the pixels clearly darker than the paper (faint thermal print sits near 0.65,
+    // laser print near 0.25 at this scale), or 0 for a page without print.
+    cv::Mat flat;
+    cv::divide(docscan::gray(small), cv::max(docscan::gray(background), 1), flat, 255.0);
+    long histogram[256] = {0};
+    for (int y = 0; y < flat.rows; ++y)
+        for (int x = 0; x < flat.cols; ++x) ++histogram[flat.at<uchar>(y, x)];
+    constexpr int inkBelow = 204;  // 0.8 of the paper
+    long inkPixels = 0;
+    for (int v = 0; v < inkBelow; ++v) inkPixels += histogram[v];
+    inkLevel = 0;
+    if (inkPixels > static_cast<long>(flat.total()) / 1000) {
+        long seen = 0;
+        int v = 0;
+        while (v < inkBelow && (seen += histogram[v]) < inkPixels / 2) ++v;
+        inkLevel = v / 255.0;
+    }
     cv::Mat full;
     cv::resize(background, full, work.size(), 0, 0, cv::INTER_LINEAR);
     return full;
 }
 
-/// The tone curve applied after flattening: paper becomes pure white and ink keeps (and gains a little) contrast.
-double tone(double flattened) {
-    constexpr double white = 0.88, black = 0.08, gamma = 1.3;
+/// The tone curve applied after flattening: paper becomes pure white, and faint ink is stretched darker (the black
+/// point follows the measured ink level, up to 0.45).
+double tone(double flattened, double black) {
+    constexpr double white = 0.9, gamma = 1.2;
     const double x = std::clamp((flattened - black) / (white - black), 0.0, 1.0);
     return std::pow(x, gamma);
 }
 
 /// value × 255 / paper, then the tone curve, in one pass through a 256 × 256 table indexed by (paper, value).
-void divideAndTone(const cv::Mat &work, const cv::Mat &paper, cv::Mat &out) {
-    static const std::vector<uchar> table = [] {
-        std::vector<uchar> t(256 * 256);
-        for (int p = 0; p < 256; ++p)
-            for (int v = 0; v < 256; ++v)
-                t[p * 256 + v] = cv::saturate_cast<uchar>(255.0 * tone(std::min(1.0, v / std::max(1.0, double(p)))));
-        return t;
-    }();
+void divideAndTone(const cv::Mat &work, const cv::Mat &paper, double inkLevel, cv::Mat &out) {
+    const double black = std::clamp(inkLevel - 0.15, 0.05, 0.45);
+    std::vector<uchar> table(256 * 256);
+    for (int p = 0; p < 256; ++p)
+        for (int v = 0; v < 256; ++v)
+            table[p * 256 + v] = cv::saturate_cast<uchar>(255.0 * tone(std::min(1.0, v / std::max(1.0, double(p))), black));
     out.create(work.size(), work.type());
     const int rowLength = work.cols * work.channels();
     for (int y = 0; y < work.rows; ++y) {
@@ -79,14 +96,15 @@ ds_status ds_flatten_illumination(const ds_image *image, ds_light_mode mode, ds_
         if (mode != DS_LIGHT_COLOR && mode != DS_LIGHT_GRAY && mode != DS_LIGHT_BLACK_AND_WHITE)
             return fail(DS_ERROR_INVALID_ARGUMENT, "unknown light mode");
         const cv::Mat work = mode == DS_LIGHT_COLOR ? image->mat : docscan::gray(image->mat);
-        const cv::Mat background = paperBrightness(work);
+        double inkLevel = 0;
+        const cv::Mat background = paperBrightness(work, inkLevel);
         cv::Mat flat;
         if (mode == DS_LIGHT_BLACK_AND_WHITE) {
             cv::divide(work, cv::max(background, 1), flat, 255.0);
             const int window = std::max(15, (std::max(flat.cols, flat.rows) / 60) | 1);
             return emit(sauvola(flat, window, 0.2), out);
         }
-        divideAndTone(work, background, flat);
+        divideAndTone(work, background, inkLevel, flat);
         return emit(std::move(flat), out);
     });
 }

@@ -1,9 +1,10 @@
-// Text direction, skew and book gutters, found from the ink of a flat page.
+// Text direction, skew, book gutters, book covers and text presence, found from the ink of a flat page.
 //
 // Direction and skew: the ink pixels are projected across the text lines at every candidate angle; the projection is
 // sharpest (most concentrated) when it runs exactly across the lines. Trying both the horizontal and the vertical family
 // of angles tells whether the lines run across or down the image. Upright against upside down: in Latin, Greek and
-// Cyrillic text, capitals, digits and ascenders put much more ink above the x-height band than descenders put below it.
+// Cyrillic text, capitals, digits and ascenders put more ink above the x-height band than descenders put below it, and
+// letters' bottom edges line up on the baseline while their tops split between two heights (see uprightEvidence).
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>

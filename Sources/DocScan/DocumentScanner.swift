@@ -171,9 +171,7 @@ public struct DocumentScanner: Sendable {
         var skew = 0.0
         if options.correctsOrientation || options.correctsSkew {
             let analyzer = TextLayoutAnalyzer()
-            let layoutFound = try analyzer.analyze(preview)
-            if ProcessInfo.processInfo.environment["DOCSCAN_DEBUG"] != nil { FileHandle.standardError.write(Data("layout \(layoutFound) preview \(preview.width)x\(preview.height)\n".utf8)) }
-            let decision = analyzer.decision(for: layoutFound)
+            let decision = analyzer.decision(for: try analyzer.analyze(preview))
             if options.correctsOrientation { turns = decision.quarterTurns }
             if options.correctsSkew { skew = decision.skewDegrees }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an image file's header says, read without decoding any pixels: its format, stored size and EXIF orientation.
 ///
 /// Reading the header first lets DocScan refuse damaged files and images over the pixel limit before spending memory on
@@ -35,7 +37,7 @@ public struct ImageHeader: Sendable, Equatable {
         if data.starts(with: [0xFF, 0xD8, 0xFF]) {
             guard var header = Self.jpeg(&reader) else { return nil }
             if let scanStart = reader.scanStart {
-                header.isComplete = bytes.dropFirst(scanStart).containsEndOfImage()
+                header.isComplete = Self.containsEndOfImage(bytes, after: scanStart)
             }
             self = header
         } else if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
@@ -57,6 +59,21 @@ public struct ImageHeader: Sendable, Equatable {
             return nil
         }
         guard storedWidth > 0, storedHeight > 0 else { return nil }
+    }
+
+    /// Whether the bytes 0xFF 0xD9 (a JPEG end-of-image marker) occur after `offset`.
+    private static func containsEndOfImage(_ bytes: some Collection<UInt8>, after offset: Int) -> Bool {
+        let marker: [UInt8] = [0xFF, 0xD9]
+        if let data = bytes as? Data {
+            let start = data.index(data.startIndex, offsetBy: min(offset, data.count))
+            return data.range(of: Data(marker), options: .backwards, in: start..<data.endIndex) != nil
+        }
+        var previous: UInt8 = 0
+        for byte in bytes.dropFirst(offset) {
+            if previous == 0xFF && byte == 0xD9 { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// How much of the file the header parsers look at.
@@ -270,14 +287,3 @@ private struct ByteReader {
     }
 }
 
-extension Collection<UInt8> {
-    /// Whether the bytes 0xFF 0xD9 (a JPEG end-of-image marker) occur.
-    fileprivate func containsEndOfImage() -> Bool {
-        var previous: UInt8 = 0
-        for byte in self {
-            if previous == 0xFF && byte == 0xD9 { return true }
-            previous = byte
-        }
-        return false
-    }
-}
