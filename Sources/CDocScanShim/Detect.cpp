@@ -204,6 +204,12 @@ double outlineScore(const cv::Mat &lab, const Quad &quad) {
     double score = 0.6 * total / 4 + 0.4 * weakest;
     const double angle = smallestAngle(quad);
     if (angle < 45) score *= std::max(0.0, (angle - 20) / 25);
+    // Documents are not slivers: even a long till receipt is rarely more than eight times as long as it is wide, while
+    // a coloured band along a card's edge is.
+    const double across = cv::norm(quad[0] - quad[1]) + cv::norm(quad[2] - quad[3]);
+    const double along = cv::norm(quad[1] - quad[2]) + cv::norm(quad[3] - quad[0]);
+    const double slenderness = std::min(across, along) / std::max(across, along);
+    if (slenderness < 0.12) score *= slenderness / 0.12;
     return score;
 }
 

@@ -84,21 +84,18 @@ public struct DocumentDetector: Sendable {
     }
 }
 
-/// Reading order of separate documents: rows from top to bottom (documents whose vertical extents mostly overlap share
-/// a row), and left to right within a row.
+/// Reading order of separate documents: rows from top to bottom, left to right within a row. Two documents share a row
+/// when their centres differ vertically by less than half the height of the smaller one.
 public enum ReadingOrder {
     /// Sorts items by the reading order of their outlines.
     public static func sorted<Item>(_ items: [Item], by outline: (Item) -> Quad) -> [Item] {
-        let spans = items.map { item -> (item: Item, top: Double, bottom: Double, centre: Point) in
-            let quad = outline(item)
-            let ys = quad.corners.map(\.y)
-            return (item, ys.min()!, ys.max()!, quad.centroid)
+        let entries = items.map { item -> (item: Item, height: Double, centre: Point) in
+            let ys = outline(item).corners.map(\.y)
+            return (item, ys.max()! - ys.min()!, outline(item).centroid)
         }
-        var rows: [[(item: Item, top: Double, bottom: Double, centre: Point)]] = []
-        for entry in spans.sorted(by: { $0.centre.y < $1.centre.y }) {
-            if let last = rows.last?.first, entry.centre.y < last.bottom, entry.centre.y > last.top,
-                last.centre.y > entry.top
-            {
+        var rows: [[(item: Item, height: Double, centre: Point)]] = []
+        for entry in entries.sorted(by: { $0.centre.y < $1.centre.y }) {
+            if let first = rows.last?.first, abs(entry.centre.y - first.centre.y) < 0.5 * min(first.height, entry.height) {
                 rows[rows.count - 1].append(entry)
             } else {
                 rows.append([entry])
