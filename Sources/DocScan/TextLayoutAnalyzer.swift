@@ -15,11 +15,11 @@ public struct TextLayout: Sendable, Equatable {
 
 /// Stage 5 of the pipeline: finds residual skew (±12°) and the 0/90/180/270° orientation of a flat page from its ink.
 ///
-/// Skew and line direction come from projection profiles of the ink at candidate angles; upright against upside down
-/// from the balance of ink above and below the x-height band of each line (capitals, digits and ascenders against
-/// descenders), which holds for Latin, Greek and Cyrillic text. This costs a few milliseconds and needs no model;
-/// Tesseract's OSD model would add a model load and about a tenth of a second per page for the same decision on such
-/// text.
+/// Skew and line direction come from projection profiles of the ink at candidate angles. Upright against upside down
+/// adds two cues that hold for Latin, Greek and Cyrillic text: more ink above the x-height band (capitals, digits,
+/// ascenders) than below it (descenders), and bottom edges of letters lining up on the baseline more sharply than
+/// their tops. This costs about 20 ms and needs no model; Tesseract's OSD model, tried on the same pages, took
+/// 0.25-0.75 s a page and misjudged blurred receipts.
 public struct TextLayoutAnalyzer: Sendable {
     /// Below this line confidence the page is left as it is.
     public var minimumLineConfidence = 0.15
