@@ -171,9 +171,8 @@ bool sample(const cv::Mat &image, cv::Point2d p, cv::Vec3f &value) {
 }
 
 /// Share of the perimeter along which the colour steps from inside to outside, times a plausibility factor.
-double outlineScore(const cv::Mat &lab, const Quad &quad) {
+double outlineScore(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 32) {
     const double orientation = signedArea(quad) > 0 ? 1 : -1;  // clockwise on screen: positive
-    constexpr int samplesPerSide = 32;
     constexpr double threshold = 7.0;
     const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
     double total = 0;
@@ -241,11 +240,14 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, double minScore
         for (size_t i = 0; i < chosen.size(); ++i) {
             const double shared = overlapArea(candidate.quad, chosen[i].quad);
             if (shared <= 0.15 * std::min(candidate.area, chosen[i].area)) continue;
-            // An outline around a chosen one replaces it when nearly as well supported: a card around its coloured
-            // band and white part, a book around its pages, a page around the table printed on it.
+            // An outline around a chosen one replaces it when nearly as well supported: a card around its logo or
+            // coloured band, a book around its pages, a page around the table printed on it (printed shapes have crisp
+            // edges all round, while a thumb or a shadow weakens part of a document's).
             const bool containsChosen = shared >= 0.85 * chosen[i].area && candidate.area > 1.02 * chosen[i].area;
             const double tolerance = candidate.area > 1.25 * chosen[i].area ? 0.12 : 0.05;
-            if (containsChosen && candidate.score >= chosen[i].score - tolerance) {
+            // A much larger outline around it wins when well enough supported to be a document in its own right.
+            const bool framesIt = candidate.area > 4 * chosen[i].area && candidate.score >= 0.65;
+            if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance)) {
                 swallowed.push_back(i);
             } else {
                 keep = false;
@@ -273,6 +275,89 @@ void addOutlines(const cv::Mat &mask, double minArea, const cv::Mat &lab, std::v
         if (area < minArea || area > 0.97 * lab.total()) continue;
         candidates.push_back({*quad, outlineScore(lab, *quad), area});
     }
+}
+
+/// A straight edge found in the edge map, as a line with the total length of the segments on it.
+struct EdgeLine {
+    Line line;
+    double support;
+};
+
+/// Straight edges of the photo: Hough segments merged when they lie on the same line, longest first.
+std::vector<EdgeLine> straightEdges(const cv::Mat &edges, size_t limit) {
+    const int shorter = std::min(edges.cols, edges.rows), longer = std::max(edges.cols, edges.rows);
+    // Only long edge chains can hold a document's side; dropping print and texture first makes the transform cheap.
+    cv::Mat labels, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(edges, labels, stats, centroids, 8, CV_32S);
+    std::vector<uchar> keep(count, 0);
+    for (int i = 1; i < count; ++i) {
+        keep[i] = std::max(stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT)) >= 0.06 * shorter;
+    }
+    cv::Mat longEdges(edges.size(), CV_8U);
+    for (int y = 0; y < edges.rows; ++y) {
+        const int *label = labels.ptr<int>(y);
+        uchar *row = longEdges.ptr<uchar>(y);
+        for (int x = 0; x < edges.cols; ++x) row[x] = keep[label[x]] ? 255 : 0;
+    }
+    std::vector<cv::Vec4i> segments;
+    cv::HoughLinesP(longEdges, segments, 1, CV_PI / 180, 30, 0.08 * shorter, 0.02 * longer);
+    std::vector<EdgeLine> lines;
+    const double offsetTolerance = 0.012 * std::hypot(edges.cols, edges.rows);
+    for (const auto &s : segments) {
+        const cv::Point2d a(s[0], s[1]), b(s[2], s[3]);
+        const double length = cv::norm(b - a);
+        if (length < 1) continue;
+        Line line = lineThrough(a, b);
+        if (line.offset < 0) line = {-line.normal, -line.offset};
+        bool merged = false;
+        for (auto &existing : lines) {
+            if (std::abs(existing.line.normal.dot(line.normal)) < std::cos(3 * CV_PI / 180)) continue;
+            const cv::Point2d middle = (a + b) * 0.5;
+            if (std::abs(existing.line.normal.dot(middle) - existing.line.offset) > offsetTolerance) continue;
+            existing.support += length;
+            merged = true;
+            break;
+        }
+        if (!merged) lines.push_back({line, length});
+    }
+    std::sort(lines.begin(), lines.end(), [](const EdgeLine &a, const EdgeLine &b) { return a.support > b.support; });
+    if (lines.size() > limit) lines.resize(limit);
+    return lines;
+}
+
+/// Quadrilaterals bounded by four of the straight edges: robust where an outline is broken (a thumb over a side, a
+/// shadow across it, paper barely lighter than the desk), since any long stretch of each side is enough.
+void addLineQuads(const cv::Mat &edges, double minArea, const cv::Mat &lab, std::vector<Candidate> &candidates) {
+    const auto lines = straightEdges(edges, 14);
+    const size_t n = lines.size();
+    const double marginX = 0.02 * lab.cols, marginY = 0.02 * lab.rows;
+    const auto inside = [&](const cv::Point2d &p) {
+        return p.x >= -marginX && p.y >= -marginY && p.x <= lab.cols - 1 + marginX && p.y <= lab.rows - 1 + marginY;
+    };
+    for (size_t i = 0; i < n; ++i)
+        for (size_t j = i + 1; j < n; ++j)
+            for (size_t k = j + 1; k < n; ++k)
+                for (size_t l = k + 1; l < n; ++l) {
+                    const size_t ids[4] = {i, j, k, l};
+                    // The three ways to pair four lines into two pairs of opposite sides.
+                    const int orders[3][4] = {{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 1, 3, 2}};
+                    for (const auto &order : orders) {
+                        Quad quad;
+                        bool valid = true;
+                        for (int c = 0; c < 4 && valid; ++c) {
+                            const auto corner = intersect(lines[ids[order[c]]].line, lines[ids[order[(c + 1) % 4]]].line);
+                            valid = corner && inside(*corner);
+                            if (valid) quad[c] = *corner;
+                        }
+                        if (!valid || !isConvex(quad)) continue;
+                        const double area = std::abs(signedArea(quad));
+                        if (area < minArea || area > 0.97 * lab.total() || smallestAngle(quad) < 30) continue;
+                        // Most combinations are nonsense: a coarse score weeds them out before the full one.
+                        if (outlineScore(lab, quad, 8) < 0.4) continue;
+                        quad = ordered(quad);
+                        candidates.push_back({quad, outlineScore(lab, quad), area});
+                    }
+                }
 }
 
 /// Proposes outlines from thresholds of each Lab channel and from closed edge maps.
@@ -305,6 +390,7 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, double minAreaFraction, 
         cv::Canny(channels[c], e, low, low * 2.5, 3, true);
         edges |= e;
     }
+    addLineQuads(edges, minArea, labFloat, candidates);
     cv::dilate(edges, edges, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
     addOutlines(edges, minArea, labFloat, candidates, cv::RETR_LIST);
     return candidates;
@@ -484,20 +570,38 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         const auto allCandidates = propose(small, options->min_area_fraction, lab);
         const auto chosen = select(allCandidates, options->min_confidence);
 
-        // Paper is smooth between the print, while carpet, granite and cloth are rough everywhere. Outlines around
-        // clearly rough surface are dropped when a smooth one exists (how rough paper looks depends on the camera's
-        // noise, so only a large difference counts).
-        std::vector<double> roughness(chosen.size(), 0);
+        // The main document is the largest well-supported outline (small crisp shapes, such as the squares of a
+        // checked cloth, often score higher than a page whose edge a thumb or shadow hides in part).
+        std::vector<Candidate> smooth = chosen;
+        const auto largest = [](const std::vector<Candidate> &list) {
+            size_t main = 0;
+            for (size_t k = 1; k < list.size(); ++k) {
+                if (list[k].score >= 0.6 && (list[main].score < 0.6 || list[k].area > list[main].area)) main = k;
+            }
+            return main;
+        };
+        // Paper is smooth between the print, while carpet, granite and cloth are rough everywhere. Where several
+        // outlines compete, those around clearly rough surface are dropped; how rough paper looks depends on the
+        // camera's noise and the amount of print, so only a large difference counts, and the main document is
+        // replaced only by a smooth, well-supported rival.
         if (chosen.size() > 1) {
-            for (size_t k = 0; k < chosen.size(); ++k)
-                roughness[k] = surfaceRoughness(rectifiedRegion(color, chosen[k].quad, factor));
+            std::vector<double> roughness;
+            for (const auto &candidate : chosen) roughness.push_back(surfaceRoughness(rectifiedRegion(color, candidate.quad, factor)));
+            const size_t main = largest(chosen);
+            smooth.clear();
+            for (size_t k = 0; k < chosen.size(); ++k) {
+                const bool roughRival = k != main && roughness[k] > std::max(10.0, 2.5 * roughness[main]);
+                const bool roughMain = k == main && roughness[k] > 12 &&
+                                       std::any_of(chosen.begin(), chosen.end(), [&](const Candidate &other) {
+                                           const size_t j = &other - chosen.data();
+                                           return j != main && other.score >= 0.6 && roughness[j] <= 6;
+                                       });
+                if (!roughRival && !roughMain) smooth.push_back(chosen[k]);
+            }
         }
-        const double smoothest = roughness.empty() ? 0 : *std::min_element(roughness.begin(), roughness.end());
-        std::vector<Candidate> smooth;
-        for (size_t k = 0; k < chosen.size(); ++k) {
-            if (roughness[k] <= std::max(8.0, 2.5 * smoothest) || chosen[k].score < 0.75) smooth.push_back(chosen[k]);
-        }
-        // The best outline is the main document (it may be a blank sheet). Further outlines must not be one cell of a
+        const size_t main = largest(smooth);
+        if (main != 0) std::rotate(smooth.begin(), smooth.begin() + main, smooth.begin() + main + 1);
+        // The main outline is a document even without print (a blank sheet). Further outlines must not be one cell of a
         // repeating pattern (the squares of a gingham cloth, tiles: real documents do not come in dozens of equal
         // shapes), and must be clearly outlined all round or hold lines of print.
         std::vector<Candidate> documents;
