@@ -16,6 +16,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <numeric>
 #include <random>
 
 using docscan::fail;
@@ -570,49 +571,53 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         const auto allCandidates = propose(small, options->min_area_fraction, lab);
         const auto chosen = select(allCandidates, options->min_confidence);
 
-        // The main document is the largest well-supported outline (small crisp shapes, such as the squares of a
-        // checked cloth, often score higher than a page whose edge a thumb or shadow hides in part).
-        std::vector<Candidate> smooth = chosen;
-        const auto largest = [](const std::vector<Candidate> &list) {
-            size_t main = 0;
-            for (size_t k = 1; k < list.size(); ++k) {
-                if (list[k].score >= 0.6 && (list[main].score < 0.6 || list[k].area > list[main].area)) main = k;
-            }
-            return main;
+        // When several outlines compete, each is judged on what it encloses: printed lines (documents hold text) and
+        // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
+        struct Judged {
+            Candidate candidate;
+            double lines;
+            double roughness;
+            bool plausible;  // well outlined, or outlined enough and printed on
         };
-        // Paper is smooth between the print, while carpet, granite and cloth are rough everywhere. Where several
-        // outlines compete, those around clearly rough surface are dropped; how rough paper looks depends on the
-        // camera's noise and the amount of print, so only a large difference counts, and the main document is
-        // replaced only by a smooth, well-supported rival.
-        if (chosen.size() > 1) {
-            std::vector<double> roughness;
-            for (const auto &candidate : chosen) roughness.push_back(surfaceRoughness(rectifiedRegion(color, candidate.quad, factor)));
-            const size_t main = largest(chosen);
-            smooth.clear();
-            for (size_t k = 0; k < chosen.size(); ++k) {
-                const bool roughRival = k != main && roughness[k] > std::max(10.0, 2.5 * roughness[main]);
-                const bool roughMain = k == main && roughness[k] > 12 &&
-                                       std::any_of(chosen.begin(), chosen.end(), [&](const Candidate &other) {
-                                           const size_t j = &other - chosen.data();
-                                           return j != main && other.score >= 0.6 && roughness[j] <= 6;
-                                       });
-                if (!roughRival && !roughMain) smooth.push_back(chosen[k]);
+        std::vector<Judged> judged;
+        for (const auto &candidate : chosen) {
+            double lines = 1, roughness = 0;
+            if (chosen.size() > 1) {
+                const cv::Mat region = rectifiedRegion(color, candidate.quad, factor);
+                lines = docscan::textLineStrength(region);
+                roughness = surfaceRoughness(region);
             }
+            const bool plausible = candidate.score >= 0.6 || (candidate.score >= 0.5 && lines >= 0.25);
+            judged.push_back({candidate, lines, roughness, plausible});
         }
-        const size_t main = largest(smooth);
-        if (main != 0) std::rotate(smooth.begin(), smooth.begin() + main, smooth.begin() + main + 1);
-        // The main outline is a document even without print (a blank sheet). Further outlines must not be one cell of a
-        // repeating pattern (the squares of a gingham cloth, tiles: real documents do not come in dozens of equal
-        // shapes), and must be clearly outlined all round or hold lines of print.
-        std::vector<Candidate> documents;
-        for (size_t k = 0; k < smooth.size(); ++k) {
-            if (k > 0) {
-                if (smooth[k].score < 0.75 || repeats(smooth[k], allCandidates)) continue;
-                if (smooth[k].score < 0.9 &&
-                    docscan::textLineStrength(rectifiedRegion(color, smooth[k].quad, factor)) < 0.2)
-                    continue;
-            }
-            documents.push_back(smooth[k]);
+        // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
+        // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
+        // rough while a smooth plausible rival exists.
+        const double smoothest = std::accumulate(judged.begin(), judged.end(), 1e9, [](double m, const Judged &j) {
+            return j.plausible ? std::min(m, j.roughness) : m;
+        });
+        size_t main = 0;
+        for (size_t k = 1; k < judged.size(); ++k) {
+            const auto better = [&](const Judged &a, const Judged &b) {  // a preferred to b as the main document
+                const bool aRough = a.roughness > 12 && smoothest <= 6, bRough = b.roughness > 12 && smoothest <= 6;
+                if (a.plausible != b.plausible) return a.plausible;
+                if (aRough != bRough) return !aRough;
+                return a.candidate.area > b.candidate.area;
+            };
+            if (better(judged[k], judged[main])) main = k;
+        }
+        // Further outlines must be plausible, not clearly rougher than the main document, not one cell of a repeating
+        // pattern without print (the squares of a gingham cloth, tiles), and either crisply outlined all round or
+        // printed on.
+        std::vector<Candidate> documents{judged.empty() ? Candidate{} : judged[main].candidate};
+        if (judged.empty()) documents.clear();
+        for (size_t k = 0; k < judged.size(); ++k) {
+            if (k == main) continue;
+            const auto &j = judged[k];
+            if (!j.plausible || j.roughness > std::max(10.0, 2.5 * judged[main].roughness)) continue;
+            if (j.lines < 0.3 && repeats(j.candidate, allCandidates)) continue;
+            if (j.candidate.score < 0.75 || (j.candidate.score < 0.9 && j.lines < 0.2)) continue;
+            documents.push_back(j.candidate);
         }
         const int n = std::min<int>(capacity, static_cast<int>(documents.size()));
         for (int k = 0; k < n; ++k) {
