@@ -230,7 +230,7 @@ double overlapArea(const Quad &a, const Quad &b) {
 
 /// Keeps the best outlines that do not overlap, preferring an outline to the regions inside it (a page to the table
 /// printed on it, a book to each of its pages) when it is nearly as well supported.
-std::vector<Candidate> select(std::vector<Candidate> candidates, double minScore) {
+std::vector<Candidate> select(std::vector<Candidate> candidates, double minScore, std::vector<Candidate> *frames = nullptr) {
     std::sort(candidates.begin(), candidates.end(),
               [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     std::vector<Candidate> chosen;
@@ -255,7 +255,19 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, double minScore
                 break;
             }
         }
-        if (!keep) continue;
+        if (!keep) {
+            // Too weak to replace what it surrounds on outline alone, but worth a look at what it holds (a receipt
+            // around its barcode, with a thumb over one side): kept aside as a frame.
+            const bool surroundsAll = std::all_of(chosen.begin(), chosen.end(), [&](const Candidate &c) {
+                const double shared = overlapArea(candidate.quad, c.quad);
+                return shared <= 0.15 * std::min(candidate.area, c.area) || (shared >= 0.85 * c.area && candidate.area > 4 * c.area);
+            });
+            const bool duplicate = frames && std::any_of(frames->begin(), frames->end(), [&](const Candidate &f) {
+                return overlapArea(f.quad, candidate.quad) >= 0.8 * std::max(f.area, candidate.area);
+            });
+            if (frames && surroundsAll && !duplicate && candidate.score >= 0.45 && frames->size() < 4) frames->push_back(candidate);
+            continue;
+        }
         for (auto it = swallowed.rbegin(); it != swallowed.rend(); ++it) chosen.erase(chosen.begin() + *it);
         chosen.push_back(candidate);
     }
@@ -493,8 +505,8 @@ cv::Mat rectifiedRegion(const cv::Mat &photo, const Quad &quad, double factor) {
     return region;
 }
 
-/// How textured the surface inside a region is: the median Laplacian magnitude of its lightly smoothed luminance.
-/// Paper is smooth between the print (about 1-3); woven cloth, carpet and granite are rough everywhere.
+/// How textured the surface inside a region is: the lower quartile of the Laplacian magnitude of its lightly smoothed
+/// luminance. Paper is smooth between the print; woven cloth, carpet and granite are rough everywhere.
 double surfaceRoughness(const cv::Mat &region) {
     cv::Mat smooth, laplacian;
     cv::GaussianBlur(docscan::gray(region), smooth, cv::Size(0, 0), 1.0);
@@ -503,8 +515,9 @@ double surfaceRoughness(const cv::Mat &region) {
     const int margin = std::min(region.cols, region.rows) / 10;
     cv::Mat inner = laplacian(cv::Rect(margin, margin, region.cols - 2 * margin, region.rows - 2 * margin)).clone();
     std::vector<short> values(inner.ptr<short>(), inner.ptr<short>() + inner.total());  // the clone is continuous
-    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-    return values[values.size() / 2];
+    // The lower quartile: print may cover half of a dense page, but paper shows between it.
+    std::nth_element(values.begin(), values.begin() + values.size() / 4, values.end());
+    return values[values.size() / 4];
 }
 
 }  // namespace
@@ -569,7 +582,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         const double factor = docscan::downscale(color, options->working_size, small);
         cv::Mat lab;
         const auto allCandidates = propose(small, options->min_area_fraction, lab);
-        const auto chosen = select(allCandidates, options->min_confidence);
+        std::vector<Candidate> frames;
+        auto chosen = select(allCandidates, options->min_confidence, &frames);
 
         // When several outlines compete, each is judged on what it encloses: printed lines (documents hold text) and
         // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
@@ -580,15 +594,26 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             bool plausible;  // well outlined, or outlined enough and printed on
         };
         std::vector<Judged> judged;
+        const bool compare = chosen.size() > 1 || !frames.empty();
         for (const auto &candidate : chosen) {
             double lines = 1, roughness = 0;
-            if (chosen.size() > 1) {
+            if (compare) {
                 const cv::Mat region = rectifiedRegion(color, candidate.quad, factor);
                 lines = docscan::textLineStrength(region);
                 roughness = surfaceRoughness(region);
             }
             const bool plausible = candidate.score >= 0.6 || (candidate.score >= 0.5 && lines >= 0.25);
             judged.push_back({candidate, lines, roughness, plausible});
+        }
+        // A frame that holds print on smooth stock replaces the shapes inside it.
+        for (const auto &frame : frames) {
+            const cv::Mat region = rectifiedRegion(color, frame.quad, factor);
+            const double lines = docscan::textLineStrength(region), roughness = surfaceRoughness(region);
+            if (lines < 0.25 || roughness > 5) continue;
+            const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
+            if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
+            judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
+            judged.push_back({frame, lines, roughness, true});
         }
         // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
         // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
@@ -599,7 +624,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         size_t main = 0;
         for (size_t k = 1; k < judged.size(); ++k) {
             const auto better = [&](const Judged &a, const Judged &b) {  // a preferred to b as the main document
-                const bool aRough = a.roughness > 12 && smoothest <= 6, bRough = b.roughness > 12 && smoothest <= 6;
+                const bool aRough = a.roughness > 7 && smoothest <= 3, bRough = b.roughness > 7 && smoothest <= 3;
                 if (a.plausible != b.plausible) return a.plausible;
                 if (aRough != bRough) return !aRough;
                 return a.candidate.area > b.candidate.area;
@@ -614,7 +639,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         for (size_t k = 0; k < judged.size(); ++k) {
             if (k == main) continue;
             const auto &j = judged[k];
-            if (!j.plausible || j.roughness > std::max(10.0, 2.5 * judged[main].roughness)) continue;
+            if (!j.plausible || j.roughness > std::max(6.0, 2.5 * judged[main].roughness)) continue;
             if (j.lines < 0.3 && repeats(j.candidate, allCandidates)) continue;
             if (j.candidate.score < 0.75 || (j.candidate.score < 0.9 && j.lines < 0.2)) continue;
             documents.push_back(j.candidate);
