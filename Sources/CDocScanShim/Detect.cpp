@@ -522,7 +522,7 @@ double surfaceRoughness(const cv::Mat &region) {
 
 }  // namespace
 
-ds_detect_options ds_detect_options_default(void) { return {640, 0.005, 0.5, 1}; }
+ds_detect_options ds_detect_options_default(void) { return {560, 0.005, 0.5, 1}; }
 
 ds_status ds_refine_quad(const ds_image *image, double corners[8], double search_radius) {
     return guarded("refine_quad", [&]() -> ds_status {

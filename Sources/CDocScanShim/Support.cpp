@@ -38,11 +38,11 @@ double docscan::downscale(const cv::Mat &source, int longSide, cv::Mat &result) 
     const int factor = static_cast<int>(std::ceil(static_cast<double>(longest) / longSide));
     const cv::Size size(std::max(1, source.cols / factor), std::max(1, source.rows / factor));
     if (factor >= 4) {
-        // Area averaging reads every source pixel (10 ms for 12 MP); bilinear sampling to twice the size and then
-        // averaging 2 × 2 blocks keeps most of its smoothing at a tenth of the cost.
-        cv::Mat twice;
-        cv::resize(source, twice, cv::Size(size.width * 2, size.height * 2), 0, 0, cv::INTER_LINEAR);
-        cv::resize(twice, result, size, 0, 0, cv::INTER_AREA);
+        // Area averaging of the whole photo at once takes 10 ms for 12 MP; halving first (OpenCV's fast 2 × 2 path)
+        // and then averaging the rest gives nearly the same pixels in two thirds of the time.
+        cv::Mat half;
+        cv::resize(source, half, cv::Size(source.cols / 2, source.rows / 2), 0, 0, cv::INTER_AREA);
+        cv::resize(half, result, size, 0, 0, cv::INTER_AREA);
     } else {
         cv::resize(source, result, size, 0, 0, cv::INTER_AREA);
     }

@@ -18,7 +18,7 @@ public struct DocumentDetector: Sendable {
     /// Tuning knobs; the defaults suit phone photos.
     public struct Options: Sendable, Equatable {
         /// Longer side of the downscaled copy that is searched, in pixels.
-        public var workingSize = 640
+        public var workingSize = 560
         /// Smallest document, as a fraction of the photo's area.
         public var minimumAreaFraction = 0.005
         /// Weakest outline accepted, 0...1.

@@ -112,7 +112,7 @@ typedef struct ds_detection {
 
 /// Tuning for `ds_detect_documents`; `ds_detect_options_default()` gives the defaults.
 typedef struct ds_detect_options {
-    /// Longer side, in pixels, of the downscaled copy searched for outlines (default 640).
+    /// Longer side, in pixels, of the downscaled copy searched for outlines (default 560).
     int32_t working_size;
     /// Smallest document, as a fraction of the photo's area (default 0.02).
     double min_area_fraction;
