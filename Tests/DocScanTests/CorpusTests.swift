@@ -94,3 +94,33 @@ struct CorpusTests {
         }
     }
 }
+
+@Suite("Page geometry")
+struct PageGeometryTests {
+    @Test("Each page's homography maps its corners back onto its quad in the photo, and its centre inside it")
+    func homographyRoundTrip() throws {
+        var options = DocumentScanner.Options()
+        options.correctsLighting = false
+        let result = try DocumentScanner(options: options).scan(contentsOf: TestData.sample)
+        let page = try #require(result.pages.first)
+        let width = Double(page.image.width), height = Double(page.image.height)
+        let centre = page.photoPoint(for: Point(x: (width - 1) / 2, y: (height - 1) / 2))
+        #expect(Quad(page.quad.corners).intersectionOverUnion(page.quad) == 1)
+        // The centre of the page lies inside the quad (a convex polygon contains a point when the point is on the
+        // same side of every edge).
+        let corners = page.quad.corners
+        let sides = (0..<4).map { i -> Double in
+            let a = corners[i], b = corners[(i + 1) % 4]
+            return (b.x - a.x) * (centre.y - a.y) - (b.y - a.y) * (centre.x - a.x)
+        }
+        #expect(sides.allSatisfy { $0 > 0 } || sides.allSatisfy { $0 < 0 })
+        // Undo the deskew rotation, and the page's corners land on the quad's corners.
+        let deskew = Homography.rotation(degrees: page.skewDegrees, about: Point(x: (width - 1) / 2, y: (height - 1) / 2))
+        let toPhoto = try #require(page.homography.inverse)
+        let rect = Quad(width: width, height: height)
+        for (pageCorner, photoCorner) in zip(rect.corners, page.quad.corners) {
+            let back = toPhoto.apply(deskew.apply(pageCorner))
+            #expect(back.distance(to: photoCorner) < 1.0, "\(back) vs \(photoCorner)")
+        }
+    }
+}
