@@ -142,6 +142,37 @@ void ascenderBalance(const std::vector<double> &bins, double &above, double &bel
     }
 }
 
+/// Where the tallest line of text sits, from +1 (at the top) to −1 (at the bottom), or 0 when no line stands out
+/// (taller than 1.3 times the median line, and not more than three times: that would be a picture or a barcode).
+double headingPosition(const std::vector<double> &bins) {
+    if (bins.empty()) return 0;
+    const double peak = *std::max_element(bins.begin(), bins.end());
+    std::vector<std::pair<size_t, size_t>> lines;
+    for (size_t i = 0; i < bins.size();) {
+        if (bins[i] <= 0.04 * peak) {
+            ++i;
+            continue;
+        }
+        size_t end = i;
+        while (end < bins.size() && bins[end] > 0.04 * peak) ++end;
+        if (end - i >= 3) lines.emplace_back(i, end);
+        i = end;
+    }
+    if (lines.size() < 3) return 0;
+    std::vector<size_t> heights;
+    for (const auto &[from, to] : lines) heights.push_back(to - from);
+    std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
+    const double median = static_cast<double>(heights[heights.size() / 2]);
+    size_t tallest = 0;
+    double centre = 0;
+    for (const auto &[from, to] : lines) {
+        const size_t height = to - from;
+        if (height <= 3 * median && height > tallest) tallest = height, centre = 0.5 * (from + to);
+    }
+    if (tallest < 1.3 * median) return 0;
+    return 1 - 2 * centre / bins.size();
+}
+
 /// Ink pixels whose neighbour below is paper (bottom edges), or above (top edges), as points.
 std::vector<cv::Point2f> horizontalEdges(const cv::Mat &ink, bool bottom, size_t limit) {
     cv::Mat neighbour = cv::Mat::zeros(ink.size(), CV_8U);
@@ -164,7 +195,11 @@ double uprightEvidence(const cv::Mat &ink, double radians) {
     const double mass = std::log((above + 1) / (below + 1));
     const double edges = std::log(sharpness(project(bottoms, radians, origin), bottoms.size()) /
                                   sharpness(project(tops, radians, origin), tops.size()));
-    return mass + edges;
+    // Till receipts, long and narrow, print in capitals and digits that give the two cues above little to go on; but
+    // they put their largest line, the shop's name, at the top.
+    double heading = 0;
+    if (static_cast<double>(ink.cols) / ink.rows < 0.55) heading = 0.5 * headingPosition(project(points, radians, origin));
+    return mass + edges + heading;
 }
 
 }  // namespace
