@@ -95,7 +95,9 @@ public enum ReadingOrder {
         }
         var rows: [[(item: Item, height: Double, centre: Point)]] = []
         for entry in entries.sorted(by: { $0.centre.y < $1.centre.y }) {
-            if let first = rows.last?.first, abs(entry.centre.y - first.centre.y) < 0.5 * min(first.height, entry.height) {
+            if let first = rows.last?.first,
+                abs(entry.centre.y - first.centre.y) < 0.5 * min(first.height, entry.height)
+            {
                 rows[rows.count - 1].append(entry)
             } else {
                 rows.append([entry])

@@ -135,7 +135,8 @@ public struct DocumentScanner: Sendable {
             pages += try pagesOf(document, in: photo, focalLength35mm: loaded.header.focalLength35mm, timings: &timings)
         }
         for index in pages.indices { pages[index].index = index + 1 }
-        return ScanResult(width: photo.width, height: photo.height, header: loaded.header, pages: pages, timings: timings)
+        return ScanResult(
+            width: photo.width, height: photo.height, header: loaded.header, pages: pages, timings: timings)
     }
 
     /// Turns one detected document into one page, or two for a book spread.
@@ -150,17 +151,11 @@ public struct DocumentScanner: Sendable {
 
         // A cover and page block round an open book: keep the pages.
         start = clock.now
-        if options.trimsBorders, document.detected, let border = try BorderTrimmer().border(of: preview),
-            let fromPreview = (toPage.followed(by: Self.scaling(Double(preview.width) / Double(size.width)))).inverse
+        if options.trimsBorders, document.detected,
+            let pages = try pagesInsideBorder(
+                of: document.quad, preview: preview, toPage: toPage, size: size, in: photo)
         {
-            let w = Double(preview.width) - 0.5, h = Double(preview.height) - 0.5
-            let inner = Quad([
-                Point(x: border.left - 0.5, y: border.top - 0.5), Point(x: w - border.right, y: border.top - 0.5),
-                Point(x: w - border.right, y: h - border.bottom), Point(x: border.left - 0.5, y: h - border.bottom),
-            ])
-            let scale = Double(size.width) / Double(preview.width)
-            let rough = fromPreview.apply(inner)
-            document.quad = (try? DocumentDetector().refine(rough, in: photo, searchRadius: 2 * scale + 2)) ?? rough
+            document.quad = pages
             (size, toPage, preview) = try rectify(document.quad, in: photo, focalLength35mm: focalLength35mm)
         }
         timings.detect += milliseconds(clock.now - start)
@@ -181,29 +176,33 @@ public struct DocumentScanner: Sendable {
 
         // Spread split, on the upright preview.
         start = clock.now
-        var regions: [(quad: Quad, side: ScannedPage.SpreadSide?)] = [(Quad(width: Double(rotatedSize.0), height: Double(rotatedSize.1)), nil)]
-        if options.splitsSpreads, document.detected {
-            let uprightPreview = try preview.rotated(quarterTurns: turns)
-            if let gutter = try SpreadSplitter().findGutter(in: uprightPreview) {
-                let scale = Double(rotatedSize.0) / Double(uprightPreview.width)
-                let top = (gutter.topX + 0.5) * scale - 0.5, bottom = (gutter.bottomX + 0.5) * scale - 0.5
-                let w = Double(rotatedSize.0) - 0.5, h = Double(rotatedSize.1) - 0.5
-                regions = [
-                    (Quad([Point(x: -0.5, y: -0.5), Point(x: top, y: -0.5), Point(x: bottom, y: h), Point(x: -0.5, y: h)]), .left),
-                    (Quad([Point(x: top, y: -0.5), Point(x: w, y: -0.5), Point(x: w, y: h), Point(x: bottom, y: h)]), .right),
-                ]
-            }
+        var regions: [(quad: Quad, side: ScannedPage.SpreadSide?)] = [
+            (Quad(width: Double(rotatedSize.0), height: Double(rotatedSize.1)), nil)
+        ]
+        if options.splitsSpreads, document.detected,
+            let halves = try spreadHalves(
+                preview: preview.rotated(quarterTurns: turns), pageWidth: rotatedSize.0, pageHeight: rotatedSize.1)
+        {
+            regions = [(halves.left, .left), (halves.right, .right)]
         }
         timings.split += milliseconds(clock.now - start)
 
-        guard let fromUpright = toUpright.inverse else { throw DocScanError(.internalFailure, "the page map is singular") }
+        guard let fromUpright = toUpright.inverse else {
+            throw DocScanError(.internalFailure, "the page map is singular")
+        }
         var pages: [ScannedPage] = []
         for region in regions {
             try checkCancellation()
             start = clock.now
-            let width = max(1, Int(((region.quad.topRight.x - region.quad.topLeft.x + region.quad.bottomRight.x - region.quad.bottomLeft.x) / 2).rounded()))
+            let width = max(
+                1,
+                Int(
+                    ((region.quad.topRight.x - region.quad.topLeft.x + region.quad.bottomRight.x
+                        - region.quad.bottomLeft.x) / 2).rounded()))
             let height = rotatedSize.1
-            guard let toRegion = Homography(from: region.quad.corners, to: Quad(width: Double(width), height: Double(height)).corners)
+            guard
+                let toRegion = Homography(
+                    from: region.quad.corners, to: Quad(width: Double(width), height: Double(height)).corners)
             else { throw DocScanError(.internalFailure, "the page region is degenerate") }
             var toFinal = toUpright.followed(by: toRegion)
             if skew != 0 {
@@ -230,19 +229,55 @@ public struct DocumentScanner: Sendable {
         return pages
     }
 
+    /// The pages inside a border that runs round the document (a book's cover and page block), as a quad in the photo,
+    /// or nil when there is no such border.
+    private func pagesInsideBorder(
+        of quad: Quad, preview: Image, toPage: Homography, size: (width: Int, height: Int), in photo: Image
+    ) throws(DocScanError) -> Quad? {
+        guard let border = try BorderTrimmer().border(of: preview),
+            let fromPreview = toPage.followed(by: Self.scaling(Double(preview.width) / Double(size.width))).inverse
+        else { return nil }
+        let w = Double(preview.width) - 0.5, h = Double(preview.height) - 0.5
+        let inner = Quad([
+            Point(x: border.left - 0.5, y: border.top - 0.5), Point(x: w - border.right, y: border.top - 0.5),
+            Point(x: w - border.right, y: h - border.bottom), Point(x: border.left - 0.5, y: h - border.bottom),
+        ])
+        let rough = fromPreview.apply(inner)
+        let previewPixel = Double(size.width) / Double(preview.width)
+        return (try? DocumentDetector().refine(rough, in: photo, searchRadius: 2 * previewPixel + 2)) ?? rough
+    }
+
+    /// The two halves of an upright spread, as quads in page pixels (`pageWidth` × `pageHeight`), or nil for a
+    /// single page.
+    private func spreadHalves(preview: Image, pageWidth: Int, pageHeight: Int) throws(DocScanError) -> (
+        left: Quad, right: Quad
+    )? {
+        guard let gutter = try SpreadSplitter().findGutter(in: preview) else { return nil }
+        let scale = Double(pageWidth) / Double(preview.width)
+        let top = (gutter.topX + 0.5) * scale - 0.5, bottom = (gutter.bottomX + 0.5) * scale - 0.5
+        let w = Double(pageWidth) - 0.5, h = Double(pageHeight) - 0.5
+        return (
+            Quad([Point(x: -0.5, y: -0.5), Point(x: top, y: -0.5), Point(x: bottom, y: h), Point(x: -0.5, y: h)]),
+            Quad([Point(x: top, y: -0.5), Point(x: w, y: -0.5), Point(x: w, y: h), Point(x: bottom, y: h)])
+        )
+    }
+
     /// The flat page size, the map onto it, and a preview of at most ``previewSize`` pixels.
     private func rectify(_ quad: Quad, in photo: Image, focalLength35mm: Double?) throws(DocScanError)
         -> (size: (width: Int, height: Int), toPage: Homography, preview: Image)
     {
         let corrector = PerspectiveCorrector(resolution: options.resolution)
-        let size = corrector.pageSize(for: quad, imageWidth: photo.width, imageHeight: photo.height, focalLength35mm: focalLength35mm)
+        let size = corrector.pageSize(
+            for: quad, imageWidth: photo.width, imageHeight: photo.height, focalLength35mm: focalLength35mm)
         guard let toPage = PerspectiveCorrector.homography(from: quad, width: size.width, height: size.height) else {
             throw DocScanError(.internalFailure, "the document outline is degenerate")
         }
         let previewScale = min(1, Double(Self.previewSize) / Double(max(size.width, size.height)))
         let previewWidth = max(1, Int((Double(size.width) * previewScale).rounded()))
         let previewHeight = max(1, Int((Double(size.height) * previewScale).rounded()))
-        let preview = try photo.warped(by: toPage.followed(by: Self.scaling(Double(previewWidth) / Double(size.width))), width: previewWidth, height: previewHeight)
+        let preview = try photo.warped(
+            by: toPage.followed(by: Self.scaling(Double(previewWidth) / Double(size.width))), width: previewWidth,
+            height: previewHeight)
         return (size, toPage, preview)
     }
 

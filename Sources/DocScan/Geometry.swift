@@ -16,7 +16,9 @@ public struct Point: Hashable, Sendable, Codable {
     static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
 
     /// Euclidean distance to another point.
-    public func distance(to other: Point) -> Double { ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot() }
+    public func distance(to other: Point) -> Double {
+        ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
+    }
 
     /// Encodes as `[x, y]`.
     public func encode(to encoder: any Encoder) throws {
@@ -46,7 +48,10 @@ public struct Quad: Hashable, Sendable, Codable {
 
     /// The axis-aligned rectangle spanning `width` x `height` pixels (pixel edges, not centres).
     public init(width: Double, height: Double) {
-        self.init([Point(x: -0.5, y: -0.5), Point(x: width - 0.5, y: -0.5), Point(x: width - 0.5, y: height - 0.5), Point(x: -0.5, y: height - 0.5)])
+        self.init([
+            Point(x: -0.5, y: -0.5), Point(x: width - 0.5, y: -0.5), Point(x: width - 0.5, y: height - 0.5),
+            Point(x: -0.5, y: height - 0.5),
+        ])
     }
 
     public var topLeft: Point { corners[0] }
@@ -84,7 +89,8 @@ public struct Quad: Hashable, Sendable, Codable {
     public init(from decoder: any Decoder) throws {
         let corners = try [Point](from: decoder)
         guard corners.count == 4 else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a quad has 4 corners"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a quad has 4 corners"))
         }
         self.corners = corners
     }
@@ -143,14 +149,18 @@ public struct Homography: Hashable, Sendable, Codable {
     public static let identity = Homography(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1])
 
     /// A translation.
-    public static func translation(x: Double, y: Double) -> Homography { Homography(matrix: [1, 0, x, 0, 1, y, 0, 0, 1]) }
+    public static func translation(x: Double, y: Double) -> Homography {
+        Homography(matrix: [1, 0, x, 0, 1, y, 0, 0, 1])
+    }
 
     /// A rotation by `degrees` clockwise on screen (y down) about `centre`.
     public static func rotation(degrees: Double, about centre: Point) -> Homography {
         let r = degrees * .pi / 180
         let c = cos(r), s = sin(r)
         // Screen-clockwise with y down is the usual counter-clockwise matrix.
-        return Homography(matrix: [c, -s, centre.x - c * centre.x + s * centre.y, s, c, centre.y - s * centre.x - c * centre.y, 0, 0, 1])
+        return Homography(matrix: [
+            c, -s, centre.x - c * centre.x + s * centre.y, s, c, centre.y - s * centre.x - c * centre.y, 0, 0, 1,
+        ])
     }
 
     /// The map that sends each of four source points to the matching target point.

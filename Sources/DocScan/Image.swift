@@ -1,5 +1,5 @@
-import Foundation
 internal import CDocScanShim
+import Foundation
 
 /// An immutable 8-bit image, gray or colour (blue, green, red), whose pixels live in the C shim.
 ///
@@ -41,7 +41,9 @@ public struct Image: Sendable {
         }
         self = try pixels.withUnsafeBytes { buffer in
             Result { () throws(DocScanError) in
-                try Image.make("create image") { ds_image_create(w, h, Int32(pixelFormat.rawValue), buffer.baseAddress!, rowBytes, $0) }
+                try Image.make("create image") {
+                    ds_image_create(w, h, Int32(pixelFormat.rawValue), buffer.baseAddress!, rowBytes, $0)
+                }
             }
         }.get()
     }
@@ -82,7 +84,8 @@ public struct Image: Sendable {
         switch encoding {
         case .png: try check(ds_image_encode(storage.handle, DS_ENCODING_PNG, 3, &buffer), "PNG encoding")
         case .jpeg(let quality):
-            try check(ds_image_encode(storage.handle, DS_ENCODING_JPEG, Int32(clamping: quality), &buffer), "JPEG encoding")
+            try check(
+                ds_image_encode(storage.handle, DS_ENCODING_JPEG, Int32(clamping: quality), &buffer), "JPEG encoding")
         }
         defer { ds_buffer_free(buffer) }
         return Data(bytes: ds_buffer_bytes(buffer!), count: ds_buffer_length(buffer!))
@@ -91,7 +94,9 @@ public struct Image: Sendable {
     /// A copy scaled to `width` x `height` (area averaging when shrinking).
     /// - Throws: ``DocScanError`` for a non-positive size.
     public func resized(width: Int, height: Int) throws(DocScanError) -> Image {
-        try Image.make("resize") { ds_image_resize(storage.handle, Int32(clamping: width), Int32(clamping: height), $0) }
+        try Image.make("resize") {
+            ds_image_resize(storage.handle, Int32(clamping: width), Int32(clamping: height), $0)
+        }
     }
 
     /// A copy scaled so that its longer side is at most `longSide` pixels (the image itself when already small enough).
@@ -100,7 +105,9 @@ public struct Image: Sendable {
         let longest = max(width, height)
         guard longest > longSide else { return self }
         let scale = Double(longSide) / Double(longest)
-        return try resized(width: max(1, Int((Double(width) * scale).rounded())), height: max(1, Int((Double(height) * scale).rounded())))
+        return try resized(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded())))
     }
 
     /// One-channel luminance version of the image.

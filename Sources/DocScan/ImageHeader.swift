@@ -45,7 +45,9 @@ public struct ImageHeader: Sendable, Equatable {
             self = header
         } else if data.starts(with: [0x49, 0x49, 0x2A, 0x00]) || data.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             guard let tags = TIFFTags(data, at: 0), let width = tags.width, let height = tags.height else { return nil }
-            self.init(format: .tiff, storedWidth: width, storedHeight: height, orientation: tags.orientation ?? 1, isComplete: true)
+            self.init(
+                format: .tiff, storedWidth: width, storedHeight: height, orientation: tags.orientation ?? 1,
+                isComplete: true)
         } else if data.count >= 12, data.starts(with: Array("RIFF".utf8)), Array(data[8..<12]) == Array("WEBP".utf8) {
             guard let header = Self.webp(data) else { return nil }
             self = header
@@ -54,7 +56,8 @@ public struct ImageHeader: Sendable, Equatable {
             guard let width = reader.int32(littleEndian: true), let height = reader.int32(littleEndian: true),
                 width > 0, height != 0, height != Int32.min
             else { return nil }
-            self.init(format: .bmp, storedWidth: Int(width), storedHeight: Int(abs(height)), orientation: 1, isComplete: true)
+            self.init(
+                format: .bmp, storedWidth: Int(width), storedHeight: Int(abs(height)), orientation: 1, isComplete: true)
         } else {
             return nil
         }
@@ -119,7 +122,9 @@ public struct ImageHeader: Sendable, Equatable {
                 // escapes every 0xFF, so 0xFFD9 cannot occur inside it).
                 guard let (width, height) = size else { return nil }
                 reader.scanStart = segmentEnd
-                var header = ImageHeader(format: .jpeg, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: false)
+                var header = ImageHeader(
+                    format: .jpeg, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: false
+                )
                 header.focalLength35mm = focalLength.map(Double.init)
                 return header
             default: break
@@ -127,7 +132,8 @@ public struct ImageHeader: Sendable, Equatable {
             reader.offset = segmentEnd
         }
         guard let (width, height) = size else { return nil }
-        return ImageHeader(format: .jpeg, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: false)
+        return ImageHeader(
+            format: .jpeg, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: false)
     }
 
     private static func png(_ reader: inout ByteReader) -> ImageHeader? {
@@ -154,7 +160,8 @@ public struct ImageHeader: Sendable, Equatable {
             if sawEnd { break }
         }
         guard let (width, height) = size else { return nil }
-        return ImageHeader(format: .png, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: sawEnd)
+        return ImageHeader(
+            format: .png, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: sawEnd)
     }
 
     private static func webp(_ data: [UInt8]) -> ImageHeader? {
@@ -165,12 +172,20 @@ public struct ImageHeader: Sendable, Equatable {
         while let type = reader.take(4), let length = reader.uint32(littleEndian: true) {
             let start = reader.offset
             let end = start + Int(length)
-            guard end <= data.count else { return size.map { ImageHeader(format: .webp, storedWidth: $0.0, storedHeight: $0.1, orientation: orientation, isComplete: false) } }
+            guard end <= data.count else {
+                return size.map {
+                    ImageHeader(
+                        format: .webp, storedWidth: $0.0, storedHeight: $0.1, orientation: orientation,
+                        isComplete: false)
+                }
+            }
             let chunk = Array(data[start..<end])
             switch String(decoding: type, as: UTF8.self) {
             case "VP8X" where chunk.count >= 10:
-                size = (1 + Int(chunk[4]) | Int(chunk[5]) << 8 | Int(chunk[6]) << 16,
-                        1 + Int(chunk[7]) | Int(chunk[8]) << 8 | Int(chunk[9]) << 16)
+                size = (
+                    1 + Int(chunk[4]) | Int(chunk[5]) << 8 | Int(chunk[6]) << 16,
+                    1 + Int(chunk[7]) | Int(chunk[8]) << 8 | Int(chunk[9]) << 16
+                )
             case "VP8 " where chunk.count >= 10 && size == nil:
                 size = (Int(chunk[6]) | Int(chunk[7] & 0x3F) << 8, Int(chunk[8]) | Int(chunk[9] & 0x3F) << 8)
             case "VP8L" where chunk.count >= 5 && size == nil:
@@ -184,7 +199,8 @@ public struct ImageHeader: Sendable, Equatable {
             reader.offset = end + (Int(length) & 1)  // chunks are padded to even sizes
         }
         guard let (width, height) = size else { return nil }
-        return ImageHeader(format: .webp, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: true)
+        return ImageHeader(
+            format: .webp, storedWidth: width, storedHeight: height, orientation: orientation, isComplete: true)
     }
 }
 
@@ -207,7 +223,9 @@ private struct TIFFTags {
         case (0x4D, 0x4D): little = false
         default: return nil
         }
-        guard reader.uint16(littleEndian: little) == 42, let directory = reader.uint32(littleEndian: little) else { return nil }
+        guard reader.uint16(littleEndian: little) == 42, let directory = reader.uint32(littleEndian: little) else {
+            return nil
+        }
         var exifDirectory: Int?
         Self.readDirectory(&reader, at: base + Int(directory), littleEndian: little) { tag, value in
             switch tag {
@@ -271,11 +289,15 @@ private struct ByteReader {
     }
 
     mutating func uint32(littleEndian: Bool) -> UInt32? {
-        guard let high = uint16(littleEndian: littleEndian), let low = uint16(littleEndian: littleEndian) else { return nil }
+        guard let high = uint16(littleEndian: littleEndian), let low = uint16(littleEndian: littleEndian) else {
+            return nil
+        }
         return littleEndian ? UInt32(high) | UInt32(low) << 16 : UInt32(high) << 16 | UInt32(low)
     }
 
-    mutating func int32(littleEndian: Bool) -> Int32? { uint32(littleEndian: littleEndian).map { Int32(bitPattern: $0) } }
+    mutating func int32(littleEndian: Bool) -> Int32? {
+        uint32(littleEndian: littleEndian).map { Int32(bitPattern: $0) }
+    }
 
     /// Skips to the next JPEG marker and returns its code (the byte after 0xFF and any fill bytes).
     mutating func nextMarker() -> UInt8? {
@@ -286,4 +308,3 @@ private struct ByteReader {
         return bytes[offset]
     }
 }
-

@@ -1,5 +1,5 @@
-import Foundation
 internal import CDocScanShim
+import Foundation
 
 /// A decoded photo, turned upright according to its EXIF orientation.
 public struct LoadedImage: Sendable {
@@ -30,7 +30,9 @@ public struct ImageLoader: Sendable {
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
                 throw DocScanError(.unreadableFile, "\(url.path): no such file")
             }
-            guard !isDirectory.boolValue else { throw DocScanError(.unreadableFile, "\(url.path): is a directory, not an image") }
+            guard !isDirectory.boolValue else {
+                throw DocScanError(.unreadableFile, "\(url.path): is a directory, not an image")
+            }
             data = try Data(contentsOf: url, options: .mappedIfSafe)
         } catch let error as DocScanError {
             throw error
@@ -48,7 +50,8 @@ public struct ImageLoader: Sendable {
     public func load(_ data: Data, name: String = "image") throws(DocScanError) -> LoadedImage {
         guard !data.isEmpty else { throw DocScanError(.emptyFile, "\(name): the file is empty") }
         guard let header = ImageHeader(data) else {
-            throw DocScanError(.unsupportedFormat, "\(name): not a JPEG, PNG, TIFF, WebP or BMP image (or its header is damaged)")
+            throw DocScanError(
+                .unsupportedFormat, "\(name): not a JPEG, PNG, TIFF, WebP or BMP image (or its header is damaged)")
         }
         let pixels = header.storedWidth.multipliedReportingOverflow(by: header.storedHeight)
         guard !pixels.overflow, pixels.partialValue <= maximumPixels else {
@@ -58,7 +61,8 @@ public struct ImageLoader: Sendable {
             )
         }
         guard header.isComplete else {
-            throw DocScanError(.damagedImage, "\(name): the \(header.format.rawValue.uppercased()) data ends early (truncated file)")
+            throw DocScanError(
+                .damagedImage, "\(name): the \(header.format.rawValue.uppercased()) data ends early (truncated file)")
         }
         let decoded = data.withUnsafeBytes { bytes in
             Result { () throws(DocScanError) in

@@ -31,14 +31,17 @@ public struct PerspectiveCorrector: Sendable {
     ///   - imageWidth: Photo width; the principal point is assumed at the centre.
     ///   - imageHeight: Photo height.
     ///   - focalLength35mm: The lens's 35 mm-equivalent focal length from EXIF, if known.
-    public static func aspectRatio(of quad: Quad, imageWidth: Int, imageHeight: Int, focalLength35mm: Double? = nil) -> Double {
+    public static func aspectRatio(of quad: Quad, imageWidth: Int, imageHeight: Int, focalLength35mm: Double? = nil)
+        -> Double
+    {
         let u0 = Double(imageWidth) / 2, v0 = Double(imageHeight) / 2
         func vector(_ p: Point) -> SIMD3<Double> { SIMD3(p.x - u0, p.y - v0, 1) }
         func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
             SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
         }
         func dot(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double { (a * b).sum() }
-        let m1 = vector(quad.topLeft), m2 = vector(quad.topRight), m3 = vector(quad.bottomLeft), m4 = vector(quad.bottomRight)
+        let m1 = vector(quad.topLeft), m2 = vector(quad.topRight), m3 = vector(quad.bottomLeft),
+            m4 = vector(quad.bottomRight)
         let k2 = dot(cross(m1, m4), m3) / dot(cross(m2, m4), m3)
         let k3 = dot(cross(m1, m4), m2) / dot(cross(m3, m4), m2)
         let n2 = k2 * m2 - m1, n3 = k3 * m3 - m1
@@ -76,7 +79,8 @@ public struct PerspectiveCorrector: Sendable {
     public func pageSize(for quad: Quad, imageWidth: Int, imageHeight: Int, focalLength35mm: Double? = nil)
         -> (width: Int, height: Int)
     {
-        let aspect = Self.aspectRatio(of: quad, imageWidth: imageWidth, imageHeight: imageHeight, focalLength35mm: focalLength35mm)
+        let aspect = Self.aspectRatio(
+            of: quad, imageWidth: imageWidth, imageHeight: imageHeight, focalLength35mm: focalLength35mm)
         if case .dotsPerInch(let dpi) = resolution, let paper = Self.paper(matching: aspect) {
             let (shortMM, longMM) = (paper.width, paper.height)
             let (wMM, hMM) = aspect >= 1 ? (longMM, shortMM) : (shortMM, longMM)

@@ -101,7 +101,9 @@ public struct ScanReport: Codable, Sendable, Equatable {
 
 extension Quad {
     /// Corners rounded to a hundredth of a pixel, for reports.
-    func rounded() -> Quad { Quad(corners.map { Point(x: ($0.x * 100).rounded() / 100, y: ($0.y * 100).rounded() / 100) }) }
+    func rounded() -> Quad {
+        Quad(corners.map { Point(x: ($0.x * 100).rounded() / 100, y: ($0.y * 100).rounded() / 100) })
+    }
 }
 
 extension StageTimings {

@@ -38,7 +38,8 @@ public struct DetectionScore: Sendable {
         }
         var matchOfTruth = [Int?](repeating: nil, count: truth.count)
         var usedFound = Set<Int>()
-        for pair in pairs.sorted(by: { $0.iou > $1.iou }) where matchOfTruth[pair.truth] == nil && !usedFound.contains(pair.found) {
+        for pair in pairs.sorted(by: { $0.iou > $1.iou })
+        where matchOfTruth[pair.truth] == nil && !usedFound.contains(pair.found) {
             matchOfTruth[pair.truth] = pair.found
             usedFound.insert(pair.found)
         }

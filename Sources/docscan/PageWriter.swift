@@ -18,14 +18,17 @@ final class PageWriter {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw DocScanError(.outputFailed, "cannot create the output folder \(folder.path): \(error.localizedDescription)")
+            throw DocScanError(
+                .outputFailed, "cannot create the output folder \(folder.path): \(error.localizedDescription)")
         }
         let stem = uniqueStem(for: photo)
         var paths: [Int: String] = [:]
         for page in pages {
             let target = folder.appendingPathComponent("\(stem)-p\(page.index).png")
             guard !inputs.contains(target.standardizedFileURL.resolvingSymlinksInPath().path) else {
-                throw DocScanError(.outputFailed, "\(target.path) is one of the inputs; refusing to overwrite it (choose another --out)")
+                throw DocScanError(
+                    .outputFailed,
+                    "\(target.path) is one of the inputs; refusing to overwrite it (choose another --out)")
             }
             let data = try page.image.encoded(as: .png)
             do {

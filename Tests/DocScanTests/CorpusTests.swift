@@ -15,7 +15,9 @@ struct CorpusTests {
 
     /// Photos whose outline is still wrong, each for a reason named in the issue tracker's closing note. A photo listed
     /// here that starts passing fails the test, so the list stays honest.
-    static let knownMisses: Set<String> = ["card-01.jpg", "card-03.jpg", "card-06.jpg", "multi-06.jpg", "spread-07.jpg"]
+    static let knownMisses: Set<String> = [
+        "card-01.jpg", "card-03.jpg", "card-06.jpg", "multi-06.jpg", "spread-07.jpg",
+    ]
 
     struct Outcome: Sendable {
         var name: String
@@ -40,12 +42,19 @@ struct CorpusTests {
         #expect(TestData.corpusPhotos.count >= 40)
     }
 
-    @Test("Each photo: every page found with IoU ≥ 0.90 and corners within 2.5% of the photo's diagonal", arguments: TestData.corpusPhotos)
+    @Test(
+        "Each photo: every page found with IoU ≥ 0.90 and corners within 2.5% of the photo's diagonal",
+        arguments: TestData.corpusPhotos)
     func perPhoto(_ name: String) throws {
         let check = {
             let outcome = try Self.run(name)
-            let diagonal = Double((outcome.truth.width ?? 0) * (outcome.truth.width ?? 0) + (outcome.truth.height ?? 0) * (outcome.truth.height ?? 0)).squareRoot()
-            #expect(outcome.score.pageCountCorrect, "\(name): \(outcome.score.foundPages) pages, expected \(outcome.score.truePages)")
+            let diagonal = Double(
+                (outcome.truth.width ?? 0) * (outcome.truth.width ?? 0) + (outcome.truth.height ?? 0)
+                    * (outcome.truth.height ?? 0)
+            ).squareRoot()
+            #expect(
+                outcome.score.pageCountCorrect,
+                "\(name): \(outcome.score.foundPages) pages, expected \(outcome.score.truePages)")
             for (index, iou) in outcome.score.pageIoU.enumerated() {
                 #expect(iou >= 0.90, "\(name) page \(index + 1): IoU \(iou)")
             }
@@ -57,7 +66,9 @@ struct CorpusTests {
             }
         }
         if Self.knownMisses.contains(name) {
-            withKnownIssue("outline not found yet: granite or gingham shapes taken for the document, a book edge at a gutter shadow") {
+            withKnownIssue(
+                "outline not found yet: granite or gingham shapes taken for the document, a book edge at a gutter shadow"
+            ) {
                 try check()
             }
         } else {
@@ -115,7 +126,8 @@ struct PageGeometryTests {
         }
         #expect(sides.allSatisfy { $0 > 0 } || sides.allSatisfy { $0 < 0 })
         // Undo the deskew rotation, and the page's corners land on the quad's corners.
-        let deskew = Homography.rotation(degrees: page.skewDegrees, about: Point(x: (width - 1) / 2, y: (height - 1) / 2))
+        let deskew = Homography.rotation(
+            degrees: page.skewDegrees, about: Point(x: (width - 1) / 2, y: (height - 1) / 2))
         let toPhoto = try #require(page.homography.inverse)
         let rect = Quad(width: width, height: height)
         for (pageCorner, photoCorner) in zip(rect.corners, page.quad.corners) {

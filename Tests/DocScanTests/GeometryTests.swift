@@ -28,7 +28,8 @@ struct GeometryTests {
         let a = Quad([Point(x: 0, y: 0), Point(x: 2, y: 0), Point(x: 2, y: 2), Point(x: 0, y: 2)])
         let shifted = Quad(a.corners.map { Point(x: $0.x + 1, y: $0.y) })  // overlap 2 of union 6
         let far = Quad(a.corners.map { Point(x: $0.x + 5, y: $0.y) })
-        let diamond = Quad([Point(x: 1, y: 0), Point(x: 2, y: 1), Point(x: 1, y: 2), Point(x: 0, y: 1)])  // area 2, inside a
+        // Area 2, inside a.
+        let diamond = Quad([Point(x: 1, y: 0), Point(x: 2, y: 1), Point(x: 1, y: 2), Point(x: 0, y: 1)])
         #expect(abs(a.intersectionOverUnion(a) - 1) < 1e-12)
         #expect(abs(a.intersectionOverUnion(shifted) - 1.0 / 3) < 1e-12)
         #expect(a.intersectionOverUnion(far) == 0)
@@ -48,7 +49,9 @@ struct GeometryTests {
 
     /// Projects a rectangle of `width` x `height` mm lying on a table through a pinhole camera tilted by `tilt` degrees
     /// about an axis at `azimuth` degrees, with focal length `focal` pixels and the principal point at the centre.
-    static func photograph(width: Double, height: Double, tilt: Double, azimuth: Double, focal: Double, distance: Double) -> Quad {
+    static func photograph(
+        width: Double, height: Double, tilt: Double, azimuth: Double, focal: Double, distance: Double
+    ) -> Quad {
         let t = tilt * .pi / 180, a = azimuth * .pi / 180
         let axis = (cos(a), sin(a), 0.0)
         // Rodrigues rotation of a point about `axis` by `t`.
@@ -57,37 +60,48 @@ struct GeometryTests {
             let dot = kx * p.0 + ky * p.1 + kz * p.2
             let cross = (ky * p.2 - kz * p.1, kz * p.0 - kx * p.2, kx * p.1 - ky * p.0)
             let c = cos(t), s = sin(t)
-            return (p.0 * c + cross.0 * s + kx * dot * (1 - c), p.1 * c + cross.1 * s + ky * dot * (1 - c), p.2 * c + cross.2 * s + kz * dot * (1 - c))
+            return (
+                p.0 * c + cross.0 * s + kx * dot * (1 - c), p.1 * c + cross.1 * s + ky * dot * (1 - c),
+                p.2 * c + cross.2 * s + kz * dot * (1 - c)
+            )
         }
-        let corners = [(-width / 2, -height / 2), (width / 2, -height / 2), (width / 2, height / 2), (-width / 2, height / 2)]
-        return Quad(corners.map { x, y in
-            let (px, py, pz) = rotate((x, y, 0))
-            let z = pz + distance
-            return Point(x: 2016 + focal * px / z, y: 1512 + focal * py / z)
-        })
+        let corners = [
+            (-width / 2, -height / 2), (width / 2, -height / 2), (width / 2, height / 2), (-width / 2, height / 2),
+        ]
+        return Quad(
+            corners.map { x, y in
+                let (px, py, pz) = rotate((x, y, 0))
+                let z = pz + distance
+                return Point(x: 2016 + focal * px / z, y: 1512 + focal * py / z)
+            })
     }
 
     @Test(
         "True aspect ratio from a tilted photo of an A4 page, whatever the lens when the tilt is oblique",
         arguments: [(0.0, 0.0, 0.72), (20, 30, 0.72), (40, 135, 0.72), (30, 250, 0.72), (30, 30, 1.4), (35, 120, 0.55)])
     func aspectRatio(tilt: Double, azimuth: Double, focal: Double) {
-        let quad = Self.photograph(width: 210, height: 297, tilt: tilt, azimuth: azimuth, focal: focal * 4032, distance: 450)
+        let quad = Self.photograph(
+            width: 210, height: 297, tilt: tilt, azimuth: azimuth, focal: focal * 4032, distance: 450)
         let estimate = PerspectiveCorrector.aspectRatio(of: quad, imageWidth: 4032, imageHeight: 3024)
         #expect(abs(estimate / (210.0 / 297) - 1) < 0.01, "estimated \(estimate), true \(210.0 / 297)")
         // The naive estimate from edge lengths is far off under strong tilt; the camera model is not.
         if tilt >= 35 {
-            let naive = (quad.topLeft.distance(to: quad.topRight) + quad.bottomLeft.distance(to: quad.bottomRight))
+            let naive =
+                (quad.topLeft.distance(to: quad.topRight) + quad.bottomLeft.distance(to: quad.bottomRight))
                 / (quad.topLeft.distance(to: quad.bottomLeft) + quad.topRight.distance(to: quad.bottomRight))
             #expect(abs(naive / (210.0 / 297) - 1) > abs(estimate / (210.0 / 297) - 1))
         }
     }
 
-    @Test("Tilt square to the page: the focal length is unobservable, so EXIF's 35 mm equivalent is used", arguments: [0.0, 90])
+    @Test(
+        "Tilt square to the page: the focal length is unobservable, so EXIF's 35 mm equivalent is used",
+        arguments: [0.0, 90])
     func aspectRatioWithEXIFFocalLength(azimuth: Double) {
         // A 28 mm-equivalent lens: 28 / 43.27 of the 5040-pixel diagonal.
         let focal = 28 / 43.27 * 5040
         let quad = Self.photograph(width: 210, height: 297, tilt: 35, azimuth: azimuth, focal: focal, distance: 450)
-        let withEXIF = PerspectiveCorrector.aspectRatio(of: quad, imageWidth: 4032, imageHeight: 3024, focalLength35mm: 28)
+        let withEXIF = PerspectiveCorrector.aspectRatio(
+            of: quad, imageWidth: 4032, imageHeight: 3024, focalLength35mm: 28)
         #expect(abs(withEXIF / (210.0 / 297) - 1) < 0.002)
     }
 
@@ -96,7 +110,8 @@ struct GeometryTests {
         let quad = Self.photograph(width: 210, height: 297, tilt: 25, azimuth: 60, focal: 0.72 * 4032, distance: 450)
         let size = PerspectiveCorrector().pageSize(for: quad, imageWidth: 4032, imageHeight: 3024)
         #expect(abs(Double(size.width * size.height) / quad.area - 1) < 0.01)
-        let atDPI = PerspectiveCorrector(resolution: .dotsPerInch(200)).pageSize(for: quad, imageWidth: 4032, imageHeight: 3024)
+        let atDPI = PerspectiveCorrector(resolution: .dotsPerInch(200)).pageSize(
+            for: quad, imageWidth: 4032, imageHeight: 3024)
         #expect(atDPI.width == 1654 && atDPI.height == 2339)  // A4 at 200 dpi
     }
 

@@ -29,7 +29,7 @@ struct LoadingTests {
     @Test("Transparent pixels become white paper")
     func alphaComposite() throws {
         let image = try loader.load(contentsOf: TestData.fixture("rgba.png")).image
-        #expect(image.pixel(x: 4, y: 4) [2] > 200 && image.pixel(x: 4, y: 4)[1] < 60)  // opaque red stays red
+        #expect(image.pixel(x: 4, y: 4)[2] > 200 && image.pixel(x: 4, y: 4)[1] < 60)  // opaque red stays red
         #expect(image.pixel(x: 28, y: 4).allSatisfy { $0 > 245 })  // fully transparent blue becomes white
     }
 
@@ -50,7 +50,9 @@ struct LoadingTests {
     @Test("All eight EXIF orientations are applied", arguments: 1...8)
     func exifOrientation(_ orientation: Int) throws {
         // Six blocks of 16 px in three columns and two rows, each a different colour.
-        let palette: [[UInt8]] = [[0, 0, 255], [0, 255, 0], [255, 0, 0], [0, 255, 255], [255, 0, 255], [255, 255, 0]]
+        let palette: [[UInt8]] = [
+            [0, 0, 255], [0, 255, 0], [255, 0, 0], [0, 255, 255], [255, 0, 255], [255, 255, 0],
+        ]
         let stored = try makeImage(width: 48, height: 32) { x, y in palette[(y / 16) * 3 + x / 16] }
         let data = try jpegWithOrientation(stored, orientation: UInt16(orientation))
         let loaded = try loader.load(data, name: "oriented.jpg")
@@ -62,7 +64,9 @@ struct LoadingTests {
             let (sx, sy) = Self.storedPoint(orientation: orientation, x: ux, y: uy, width: 48, height: 32)
             let expected = palette[(sy / 16) * 3 + sx / 16]
             let actual = upright.pixel(x: ux, y: uy)
-            #expect(zip(expected, actual).allSatisfy { abs(Int($0) - Int($1)) < 40 }, "at \(ux),\(uy): \(actual) vs \(expected)")
+            #expect(
+                zip(expected, actual).allSatisfy { abs(Int($0) - Int($1)) < 40 },
+                "at \(ux),\(uy): \(actual) vs \(expected)")
         }
     }
 
@@ -81,7 +85,9 @@ struct LoadingTests {
     @Test("A truncated JPEG is refused, not decoded into grey garbage")
     func truncatedJPEG() throws {
         let data = try Data(contentsOf: TestData.sample)
-        let error = #expect(throws: DocScanError.self) { try loader.load(data.prefix(data.count / 2), name: "half.jpg") }
+        let error = #expect(throws: DocScanError.self) {
+            try loader.load(data.prefix(data.count / 2), name: "half.jpg")
+        }
         #expect(error?.code == .damagedImage)
         #expect(error?.message.contains("truncated") == true)
     }
@@ -115,7 +121,9 @@ struct LoadingTests {
         #expect { try loader.load(contentsOf: URL(fileURLWithPath: "/nonexistent/photo.jpg")) } throws: {
             ($0 as? DocScanError)?.code == .unreadableFile
         }
-        #expect { try loader.load(contentsOf: TestData.corpus) } throws: { ($0 as? DocScanError)?.code == .unreadableFile }
+        #expect { try loader.load(contentsOf: TestData.corpus) } throws: {
+            ($0 as? DocScanError)?.code == .unreadableFile
+        }
     }
 }
 

@@ -35,7 +35,9 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 @Suite("Illumination")
 struct IlluminationTests {
-    @Test("A hard shadow edge and a light gradient disappear; ink keeps its contrast", arguments: IlluminationCorrector.Mode.allCases)
+    @Test(
+        "A hard shadow edge and a light gradient disappear; ink keeps its contrast",
+        arguments: IlluminationCorrector.Mode.allCases)
     func flattensHardShadow(_ mode: IlluminationCorrector.Mode) throws {
         let (page, ink) = try syntheticPage(hardShadow: true)
         let flat = try IlluminationCorrector(mode: mode).correct(page).grayscale()
@@ -53,7 +55,8 @@ struct IlluminationTests {
                 }
             }
         }
-        #expect(median(paperLeft) >= 245 && median(paperRight) >= 245, "paper \(median(paperLeft)) | \(median(paperRight))")
+        #expect(
+            median(paperLeft) >= 245 && median(paperRight) >= 245, "paper \(median(paperLeft)) | \(median(paperRight))")
         #expect(abs(median(paperLeft) - median(paperRight)) <= 4)
         // Nearly all of the paper is white, on both sides of the shadow edge.
         let allPaper = (paperLeft + paperRight).sorted()
@@ -79,7 +82,8 @@ struct TextLayoutTests {
         guard let name = TestData.corpusPhotos.first(where: { $0.hasPrefix("prose") }) else { return nil }
         var options = DocumentScanner.Options()
         options.lightMode = .gray
-        let result = try? DocumentScanner(options: options).scan(contentsOf: TestData.corpus.appendingPathComponent(name))
+        let result = try? DocumentScanner(options: options).scan(
+            contentsOf: TestData.corpus.appendingPathComponent(name))
         return try? result?.pages.first?.image.fitting(longSide: 1200)
     }()
 
@@ -99,7 +103,8 @@ struct TextLayoutTests {
         let base = try TextLayoutAnalyzer().analyze(page).skewDegrees
         let centre = Point(x: Double(page.width - 1) / 2, y: Double(page.height - 1) / 2)
         // Turning the page clockwise by d makes its lines lean by −d in the counter-clockwise-positive convention.
-        let turned = try page.warped(by: .rotation(degrees: degrees, about: centre), width: page.width, height: page.height)
+        let turned = try page.warped(
+            by: .rotation(degrees: degrees, about: centre), width: page.width, height: page.height)
         let measured = try TextLayoutAnalyzer().analyze(turned).skewDegrees
         #expect(abs((measured - base) - -degrees) < 0.3, "expected \(-degrees), measured \(measured - base)")
     }
@@ -112,9 +117,13 @@ struct TextLayoutTests {
         let mid = Double(width) / 2
         return try makeImage(width: width, height: height, format: .gray) { x, y in
             let source: UInt8
-            if x < gray.width { source = gray.pixel(x: x, y: y)[0] } else if x >= gray.width + gap {
+            if x < gray.width {
+                source = gray.pixel(x: x, y: y)[0]
+            } else if x >= gray.width + gap {
                 source = gray.pixel(x: x - gray.width - gap, y: y)[0]
-            } else { source = 250 }
+            } else {
+                source = 250
+            }
             guard shadedFold else { return [source] }
             let distance = abs(Double(x) - mid) / Double(width)
             return [UInt8(Double(source) * (1 - 0.45 * exp(-distance * distance / 0.0008)))]

@@ -35,7 +35,9 @@ func jpegWithOrientation(_ image: Image, orientation: UInt16) throws -> Data {
 }
 
 /// An image whose pixels come from a function of the coordinates.
-func makeImage(width: Int, height: Int, format: Image.PixelFormat = .bgr, _ color: (Int, Int) -> [UInt8]) throws -> Image {
+func makeImage(width: Int, height: Int, format: Image.PixelFormat = .bgr, _ color: (Int, Int) -> [UInt8]) throws
+    -> Image
+{
     var pixels: [UInt8] = []
     pixels.reserveCapacity(width * height * format.rawValue)
     for y in 0..<height {

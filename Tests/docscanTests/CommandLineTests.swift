@@ -109,7 +109,10 @@ struct CommandLineTests {
         #expect(output.status == 1)
         let reports = try decodeReports(output.standardOutput)
         #expect(reports.map(\.source) == inputs)
-        #expect(reports.map { $0.error?.code } == ["empty-file", nil, "damaged-image", "unsupported-format", "image-too-large", "unreadable-file"])
+        #expect(
+            reports.map { $0.error?.code } == [
+                "empty-file", nil, "damaged-image", "unsupported-format", "image-too-large", "unreadable-file",
+            ])
         #expect(reports[1].pages.count == 1)
         #expect(FileManager.default.fileExists(atPath: try #require(reports[1].pages.first?.image)))
         for input in inputs where input != Paths.sample.path {
@@ -123,7 +126,9 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)
-        let output = try DocScanTool.run(["scan", Paths.sample.path, "--out", file.appendingPathComponent("pages").path])
+        let output = try DocScanTool.run([
+            "scan", Paths.sample.path, "--out", file.appendingPathComponent("pages").path,
+        ])
         #expect(output.status == 1)
         #expect(output.standardError.contains("cannot create the output folder"))
     }
@@ -146,7 +151,9 @@ struct CommandLineTests {
         try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
         try sampleData.write(to: second.appendingPathComponent("a.jpg"))
         let out = folder.appendingPathComponent("out")
-        let twice = try DocScanTool.run(["scan", photo.path, second.appendingPathComponent("a.jpg").path, "--json", "--out", out.path])
+        let twice = try DocScanTool.run([
+            "scan", photo.path, second.appendingPathComponent("a.jpg").path, "--json", "--out", out.path,
+        ])
         #expect(twice.status == 0)
         let images = try decodeReports(twice.standardOutput).compactMap { $0.pages.first?.image }
         #expect(images.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a-p1.png", "a-2-p1.png"])

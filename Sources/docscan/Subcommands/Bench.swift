@@ -37,7 +37,8 @@ struct Bench: AsyncParsableCommand {
         let detector = DocumentDetector()
         let documents = try detector.detect(in: loaded.image)
         let quad = documents[0].quad
-        let size = PerspectiveCorrector().pageSize(for: quad, imageWidth: loaded.image.width, imageHeight: loaded.image.height)
+        let size = PerspectiveCorrector().pageSize(
+            for: quad, imageWidth: loaded.image.width, imageHeight: loaded.image.height)
         guard let toPage = PerspectiveCorrector.homography(from: quad, width: size.width, height: size.height) else {
             throw ValidationError("degenerate outline")
         }
@@ -64,7 +65,8 @@ struct Bench: AsyncParsableCommand {
                 let start = clock.now
                 try body()
                 let elapsed = clock.now - start
-                samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                samples.append(
+                    Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             }
             medians[name] = samples.sorted()[samples.count / 2]
         }
@@ -78,7 +80,9 @@ struct Bench: AsyncParsableCommand {
             print(String(decoding: data, as: UTF8.self))
             return
         }
-        print("\(photo): \(loaded.image.width)x\(loaded.image.height), page \(size.width)x\(size.height), \(threads) thread(s), median of \(iterations)")
+        print(
+            "\(photo): \(loaded.image.width)x\(loaded.image.height), page \(size.width)x\(size.height), \(threads) thread(s), median of \(iterations)"
+        )
         let baseline = medians["decode (baseline)"] ?? 1
         for (name, _) in stages {
             let value = medians[name] ?? 0

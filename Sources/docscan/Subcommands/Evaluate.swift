@@ -48,14 +48,18 @@ struct Evaluate: AsyncParsableCommand {
                 String(format: "%.3f", iou) + (error.map { String(format: "/%.0fpx", $0) } ?? "")
             }
             let rotation = score.rotationCorrect.map { $0.map { $0 ? "ok" : "WRONG" } ?? "-" }.joined(separator: ",")
-            print("\(photo): pages \(score.foundPages)/\(score.truePages) IoU \(pages.joined(separator: " ")) rotation \(rotation)\(score.orderCorrect ? "" : " ORDER")")
+            print(
+                "\(photo): pages \(score.foundPages)/\(score.truePages) IoU \(pages.joined(separator: " ")) rotation \(rotation)\(score.orderCorrect ? "" : " ORDER")"
+            )
         }
         guard photos > 0 else { throw ValidationError("no photo with a truth file was found") }
         let mean = ious.reduce(0, +) / Double(max(ious.count, 1))
         print(
             String(
-                format: "photos %d  mean IoU %.4f  min IoU %.4f  page count right %.1f%%  rotation right %.1f%%  order right %.1f%%  failed %d",
+                format:
+                    "photos %d  mean IoU %.4f  min IoU %.4f  page count right %.1f%%  rotation right %.1f%%  order right %.1f%%  failed %d",
                 photos, mean, ious.min() ?? 0, 100 * Double(countsRight) / Double(photos),
-                100 * Double(rotationsRight) / Double(max(rotationsKnown, 1)), 100 * Double(orderRight) / Double(photos), failures))
+                100 * Double(rotationsRight) / Double(max(rotationsKnown, 1)),
+                100 * Double(orderRight) / Double(photos), failures))
     }
 }

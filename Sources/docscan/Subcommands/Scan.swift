@@ -85,8 +85,11 @@ struct Scan: AsyncParsableCommand {
         for page in result.pages {
             let state =
                 page.detected
-                ? "detected, confidence \(String(format: "%.2f", page.confidence))" : "no outline found, whole frame used"
-            print("\(photo): page \(page.index) → \(paths[page.index] ?? "?") (\(page.image.width)x\(page.image.height), \(state))")
+                ? "detected, confidence \(String(format: "%.2f", page.confidence))"
+                : "no outline found, whole frame used"
+            print(
+                "\(photo): page \(page.index) → \(paths[page.index] ?? "?") (\(page.image.width)x\(page.image.height), \(state))"
+            )
         }
     }
 }
