@@ -159,6 +159,30 @@ struct CommandLineTests {
         #expect(images.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a-p1.png", "a-2-p1.png"])
     }
 
+    @Test("A folder argument scans the images in it, in name order; an empty folder is an error")
+    func scanFolder() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photos = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let sampleData = try Data(contentsOf: Paths.sample)
+        try sampleData.write(to: photos.appendingPathComponent("b.jpg"))
+        try sampleData.write(to: photos.appendingPathComponent("a.jpg"))
+        try Data("notes".utf8).write(to: photos.appendingPathComponent("notes.txt"))
+        let output = try DocScanTool.run([
+            "scan", photos.path, "--json", "--out", folder.appendingPathComponent("out").path,
+        ])
+        #expect(output.status == 0, "stderr: \(output.standardError)")
+        let sources = try decodeReports(output.standardOutput).map { URL(fileURLWithPath: $0.source).lastPathComponent }
+        #expect(sources == ["a.jpg", "b.jpg"])
+
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try DocScanTool.run(["scan", empty.path])
+        #expect(none.status == 64)
+        #expect(none.standardError.contains("no JPEG, PNG, TIFF, WebP or BMP files"))
+    }
+
     @Test("Invalid options are rejected before any work, with exit status 64")
     func invalidOptions() throws {
         let output = try DocScanTool.run(["scan", Paths.sample.path, "--mode", "sepia"])

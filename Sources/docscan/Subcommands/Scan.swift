@@ -13,7 +13,7 @@ struct Scan: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Photos to scan (JPEG, PNG, TIFF, WebP, BMP).", completion: .file())
+    @Argument(help: "Photos to scan (JPEG, PNG, TIFF, WebP, BMP), or folders of them.", completion: .file())
     var photos: [String]
 
     @Option(name: .shortAndLong, help: "Folder for the page images (created if missing).", completion: .directory)
@@ -53,6 +53,10 @@ struct Scan: AsyncParsableCommand {
         options.maximumPixels = Int(maxMegapixels * 1_000_000)
         if let dpi { options.resolution = .dotsPerInch(dpi) }
         let scanner = DocumentScanner(options: options)
+        let photos = PhotoList.expand(self.photos)
+        guard !photos.isEmpty else {
+            throw ValidationError("no JPEG, PNG, TIFF, WebP or BMP files in the given folders")
+        }
         let writer = PageWriter(folder: URL(fileURLWithPath: out), inputs: photos.map { URL(fileURLWithPath: $0) })
 
         var failures = 0
