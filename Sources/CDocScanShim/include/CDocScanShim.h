@@ -114,7 +114,7 @@ typedef struct ds_detection {
 typedef struct ds_detect_options {
     /// Longer side, in pixels, of the downscaled copy searched for outlines (default 560).
     int32_t working_size;
-    /// Smallest document, as a fraction of the photo's area (default 0.02).
+    /// Smallest document, as a fraction of the photo's area (default 0.005).
     double min_area_fraction;
     /// Weakest outline accepted as a document, 0...1 (default 0.5).
     double min_confidence;
@@ -155,12 +155,13 @@ DS_EXTERN ds_status ds_flatten_illumination(const ds_image *image, ds_light_mode
 typedef struct ds_text_layout {
     /// Clockwise quarter turns (0...3) that make the text upright.
     int32_t quarter_turns;
-    /// Rotation of the text lines after those quarter turns, in degrees, counter-clockwise positive (−10...10):
+    /// Rotation of the text lines after those quarter turns, in degrees, counter-clockwise positive (−12...12):
     /// rotating the upright page clockwise by this much levels the lines.
     double skew_degrees;
     /// 0...1: how clearly the text lines run in the chosen direction (0 when the page holds too little text).
     double line_confidence;
-    /// 0...1: how clearly the text is upright rather than upside down (ascenders against descenders).
+    /// 0...1: how clearly the text reads this way up rather than turned half round (the strength of the cues,
+    /// capped at 1).
     double upright_confidence;
 } ds_text_layout;
 
