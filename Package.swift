@@ -22,6 +22,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "DocScan", targets: ["DocScan"]),
+        .library(name: "DocScanRecognition", targets: ["DocScanRecognition"]),
+        .library(name: "DocScanTesseract", targets: ["DocScanTesseract"]),
         .library(name: "DocScanMetrics", targets: ["DocScanMetrics"]),
         .executable(name: "docscan", targets: ["docscan"]),
     ],
@@ -37,18 +39,29 @@ let package = Package(
                 .brew(["opencv", "jpeg-turbo", "libpng", "libtiff", "webp"]),
             ]
         ),
+        .systemLibrary(
+            name: "CTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev"]), .brew(["tesseract"])]
+        ),
         .target(name: "CDocScanShim", dependencies: ["COpenCV"]),
-        .target(name: "DocScan", dependencies: ["CDocScanShim"]),
+        .target(name: "DocScanGeometry"),
+        .target(name: "DocScanRecognition", dependencies: ["DocScanGeometry"]),
+        .target(name: "DocScan", dependencies: ["CDocScanShim", "DocScanGeometry", "DocScanRecognition"]),
+        .target(name: "DocScanTesseract", dependencies: ["CTesseract", "DocScanRecognition"]),
         .target(name: "DocScanMetrics", dependencies: ["DocScan"]),
         .executableTarget(
             name: "docscan",
             dependencies: [
                 "DocScan",
                 "DocScanMetrics",
+                "DocScanRecognition",
+                "DocScanTesseract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DocScanTests", dependencies: ["DocScan", "DocScanMetrics"], exclude: ["Fixtures"]),
+        .testTarget(name: "RecognitionTests", dependencies: ["DocScan", "DocScanRecognition", "DocScanTesseract", "DocScanMetrics"]),
         .testTarget(name: "docscanTests", dependencies: ["docscan", "DocScan"]),
     ],
     swiftLanguageModes: [.v6],

@@ -1,3 +1,5 @@
+import DocScanRecognition
+
 /// The JSON document `docscan scan --json` prints for each photo (one object per line), as a Codable value so that
 /// other tools and tests can read it back.
 public struct ScanReport: Codable, Sendable, Equatable {
@@ -23,11 +25,38 @@ public struct ScanReport: Codable, Sendable, Equatable {
         public var skewDegrees: Double
         /// Photo-to-page homography, row-major.
         public var homography: [Double]?
+        /// The page text in reading order, when it was recognized.
+        public var text: String?
+        /// The id of the recognizer that read the page.
+        public var recognizer: String?
+        /// The recognized lines, with their words, boxes on the page and quads in the photo.
+        public var lines: [RecognizedLine]?
+        /// What ran to read the page (engine, version, models, level mapping, orientation, timings).
+        public var recognition: RecognitionProvenance?
+        /// Warnings about the recognition request (options the recognizer could not honour).
+        public var diagnostics: [String]?
+        /// Set when recognition failed for this page (the page image is still written).
+        public var recognitionError: String?
 
         enum CodingKeys: String, CodingKey {
             case index, quad, detected, confidence, image, width, height, rotation
             case skewDegrees = "skew_degrees"
-            case homography
+            case homography, text, recognizer, lines, recognition, diagnostics
+            case recognitionError = "recognition_error"
+        }
+
+        /// Adds the outcome of recognizing the page.
+        public mutating func attach(_ outcome: Result<RecognizedPage, RecognitionError>, recognizer id: String) {
+            recognizer = id
+            switch outcome {
+            case .success(let page):
+                text = page.text
+                lines = page.lines
+                recognition = page.provenance
+                diagnostics = page.diagnostics.isEmpty ? nil : page.diagnostics.map(\.message)
+            case .failure(let error):
+                recognitionError = error.description
+            }
         }
 
         /// Creates a page entry.

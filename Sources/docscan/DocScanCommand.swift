@@ -5,8 +5,8 @@ import ArgumentParser
 struct DocScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docscan",
-        abstract: "Turn phone photos of documents into flat, evenly lit pages.",
-        subcommands: [Scan.self, Evaluate.self, Bench.self],
+        abstract: "Turn phone photos of documents into flat, evenly lit pages and their text.",
+        subcommands: [Scan.self, Recognizers.self, Evaluate.self, Bench.self],
         defaultSubcommand: nil
     )
 }

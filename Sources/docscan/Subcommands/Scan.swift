@@ -1,15 +1,19 @@
 import ArgumentParser
 import DocScan
+import DocScanRecognition
+import DocScanTesseract
 import Foundation
 
 /// `docscan scan`: photos in, page images (and JSON) out.
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Detect, flatten and clean the documents in photos; write each page as a PNG.",
+        abstract: "Detect, flatten and clean the documents in photos, write each page as a PNG, and read their text.",
         discussion: """
-            Each page is written as DIR/NAME-pN.png. With --json, one JSON object per photo is printed on its own \
-            line. A photo that fails is reported (on stderr, and as {"source": ..., "error": ...} with --json) and the \
-            others go on; the exit status is then 1.
+            Each page is written as DIR/NAME-pN.png. The text goes to stdout (--format text, the default), or as one \
+            JSON object per photo per line (--format json or --json), or into DIR/NAME-pN.hocr (--format hocr) or one \
+            searchable DIR/NAME.pdf per photo (--format pdf). A photo that fails is reported (on stderr, and as \
+            {"source": ..., "error": ...} in JSON) and the others go on; the exit status is then 1. A page whose \
+            recognition fails keeps its image and reports "recognition_error".
             """
     )
 
@@ -19,11 +23,17 @@ struct Scan: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Folder for the page images (created if missing).", completion: .directory)
     var out = "docscan-out"
 
-    @Flag(help: "Print one JSON object per photo.")
+    @Flag(help: "Print one JSON object per photo (the same as --format json).")
     var json = false
 
-    @Flag(name: .customLong("no-ocr"), help: "Skip text recognition (the only behaviour until recognition exists).")
+    @Option(help: "Output: text (stdout), json (stdout), hocr (a file per page) or pdf (a searchable PDF per photo).")
+    var format: OutputFormat?
+
+    @Flag(name: .customLong("no-ocr"), help: "Skip text recognition: pages and geometry only.")
     var noOCR = false
+
+    @OptionGroup(title: "Recognition")
+    var recognition: RecognitionOptions
 
     @Option(help: "Page rendering: color, gray or bw.")
     var mode: IlluminationCorrector.Mode = .color
@@ -40,7 +50,18 @@ struct Scan: AsyncParsableCommand {
     @Flag(help: "Never split book spreads.")
     var noSplit = false
 
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json, hocr, pdf
+    }
+
+    /// The output format asked for: --json is --format json; without either, text.
+    var output: OutputFormat { format ?? (json ? .json : .text) }
+
     func validate() throws {
+        if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) conflict") }
+        if noOCR, [.hocr, .pdf].contains(output) {
+            throw ValidationError("--format \(output.rawValue) needs recognition; drop --no-ocr")
+        }
         if let dpi, !(dpi >= 10 && dpi <= 2400) { throw ValidationError("--dpi must be between 10 and 2400") }
         if !(maxMegapixels > 0) { throw ValidationError("--max-megapixels must be positive") }
     }
@@ -58,22 +79,97 @@ struct Scan: AsyncParsableCommand {
             throw ValidationError("no JPEG, PNG, TIFF, WebP or BMP files in the given folders")
         }
         let writer = PageWriter(folder: URL(fileURLWithPath: out), inputs: photos.map { URL(fileURLWithPath: $0) })
+        var reader: PageTextReader?
+        if !noOCR {
+            let registry = recognition.registry()
+            reader = PageTextReader(
+                recognizer: try registry.recognizer(recognition.recognizer), request: try recognition.request())
+        }
+        let progress = ProgressBar(total: photos.count)
 
         var failures = 0
-        for photo in photos {
-            let report: ScanReport
+        for (number, photo) in photos.enumerated() {
+            progress.update(done: number, label: photo)
+            var report: ScanReport
             switch scanAndWrite(photo, scanner: scanner, writer: writer) {
             case .success(let (result, paths)):
                 report = ScanReport(source: photo, result: result, imagePaths: paths)
-                if !json { printSummary(of: result, photo: photo, paths: paths) }
+                var readings: [Int: RecognizedPage] = [:]
+                if let reader {
+                    let outcomes = await reader.read(result.pages, paths: paths)
+                    for (i, page) in result.pages.enumerated() {
+                        let outcome = outcomes[page.index] ?? .failure(.engineFailure("the page was not read"))
+                        report.pages[i].attach(outcome, recognizer: recognition.recognizer)
+                        if case .success(let reading) = outcome { readings[page.index] = reading }
+                        if case .failure(let error) = outcome {
+                            failures += 1
+                            progress.clear()
+                            FileHandle.standardError.write(Data("docscan: \(photo) page \(page.index): \(error)\n".utf8))
+                        }
+                    }
+                }
+                do {
+                    try writeDocuments(of: result, readings: readings, paths: paths, photo: photo)
+                } catch {
+                    failures += 1
+                    progress.clear()
+                    FileHandle.standardError.write(Data("docscan: \(error)\n".utf8))
+                }
+                progress.clear()
+                if output == .text { printText(of: result, report: report, photo: photo, paths: paths) }
             case .failure(let error):
                 failures += 1
                 report = ScanReport(source: photo, error: error)
+                progress.clear()
                 FileHandle.standardError.write(Data("docscan: \(error.message)\n".utf8))
             }
-            if json { print(try report.jsonLine()) }
+            if output == .json { print(try report.jsonLine()) }
         }
+        progress.finish()
+        await reader?.shutdown()
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// Writes the hOCR or PDF files the format asks for.
+    private func writeDocuments(of result: ScanResult, readings: [Int: RecognizedPage], paths: [Int: String], photo: String)
+        throws
+    {
+        switch output {
+        case .hocr:
+            for page in result.pages {
+                guard let reading = readings[page.index], let path = paths[page.index] else { continue }
+                let target = URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("hocr")
+                let name = URL(fileURLWithPath: path).lastPathComponent
+                try Data(reading.hOCR(imageName: name, pageNumber: page.index).utf8).write(to: target, options: .atomic)
+            }
+        case .pdf:
+            var pdf = SearchablePDF()
+            for page in result.pages {
+                let jpeg = try page.image.encoded(as: .jpeg(quality: 85))
+                pdf.addPage(
+                    jpeg: jpeg, width: page.image.width, height: page.image.height,
+                    isGray: page.image.pixelFormat == .gray, resolution: dpi ?? 300, text: readings[page.index])
+            }
+            guard let first = paths[1] else { return }
+            let stem = URL(fileURLWithPath: first).lastPathComponent.replacingOccurrences(of: "-p1.png", with: "")
+            let target = URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent(stem + ".pdf")
+            try pdf.data().write(to: target, options: .atomic)
+        case .text, .json:
+            break
+        }
+    }
+
+    private func printText(of result: ScanResult, report: ScanReport, photo: String, paths: [Int: String]) {
+        for (page, entry) in zip(result.pages, report.pages) {
+            let state =
+                page.detected
+                ? "detected, confidence \(String(format: "%.2f", page.confidence))"
+                : "no outline found, whole frame used"
+            print(
+                "==> \(photo): page \(page.index) → \(paths[page.index] ?? "?") (\(page.image.width)x\(page.image.height), \(state)) <=="
+            )
+            if let text = entry.text { print(text.isEmpty ? "(no text found)" : text) }
+        }
     }
 
     private func scanAndWrite(_ photo: String, scanner: DocumentScanner, writer: PageWriter)
@@ -85,17 +181,6 @@ struct Scan: AsyncParsableCommand {
         }
     }
 
-    private func printSummary(of result: ScanResult, photo: String, paths: [Int: String]) {
-        for page in result.pages {
-            let state =
-                page.detected
-                ? "detected, confidence \(String(format: "%.2f", page.confidence))"
-                : "no outline found, whole frame used"
-            print(
-                "\(photo): page \(page.index) → \(paths[page.index] ?? "?") (\(page.image.width)x\(page.image.height), \(state))"
-            )
-        }
-    }
 }
 
 extension IlluminationCorrector.Mode: ExpressibleByArgument {}

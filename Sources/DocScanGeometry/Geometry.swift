@@ -1,3 +1,5 @@
+/// Plane geometry shared by every DocScan module: points, axis-aligned rectangles, quadrilaterals and homographies, in
+/// pixel coordinates with the origin at the top-left, x to the right and y down.
 import Foundation
 
 /// A point in pixel coordinates: x to the right, y down, pixel centres at whole numbers.
@@ -11,9 +13,12 @@ public struct Point: Hashable, Sendable, Codable {
         self.y = y
     }
 
-    static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
-    static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
-    static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
+    /// The sum of two points taken as vectors.
+    public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    /// The difference of two points taken as vectors.
+    public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    /// The point scaled by `s` about the origin.
+    public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
 
     /// Euclidean distance to another point.
     public func distance(to other: Point) -> Double {
@@ -32,6 +37,77 @@ public struct Point: Hashable, Sendable, Codable {
         var container = try decoder.unkeyedContainer()
         x = try container.decode(Double.self)
         y = try container.decode(Double.self)
+    }
+}
+
+/// An axis-aligned rectangle: `x`, `y` is its top-left corner, in pixels with y down.
+public struct Rect: Hashable, Sendable, Codable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    /// Creates a rectangle from its top-left corner and size.
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The smallest rectangle holding every point; nil for no points.
+    public init?(enclosing points: some Sequence<Point>) {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for p in points {
+            minX = min(minX, p.x)
+            minY = min(minY, p.y)
+            maxX = max(maxX, p.x)
+            maxY = max(maxY, p.y)
+        }
+        guard minX.isFinite else { return nil }
+        self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    public var minX: Double { x }
+    public var minY: Double { y }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var area: Double { max(0, width) * max(0, height) }
+
+    /// The four corners as a quad: top-left, top-right, bottom-right, bottom-left.
+    public var quad: Quad {
+        Quad([Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY), Point(x: minX, y: maxY)])
+    }
+
+    /// The smallest rectangle holding both.
+    public func union(_ other: Rect) -> Rect {
+        let left = min(minX, other.minX), top = min(minY, other.minY)
+        return Rect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+    }
+
+    /// The area shared by both (zero when they do not overlap).
+    public func intersectionArea(_ other: Rect) -> Double {
+        max(0, min(maxX, other.maxX) - max(minX, other.minX)) * max(0, min(maxY, other.maxY) - max(minY, other.minY))
+    }
+
+    /// Intersection over union of the two areas (0 when disjoint, 1 when equal).
+    public func intersectionOverUnion(_ other: Rect) -> Double {
+        let shared = intersectionArea(other)
+        let union = area + other.area - shared
+        return union > 0 ? shared / union : 0
+    }
+
+    /// Encodes as `[x, y, width, height]`.
+    public func encode(to encoder: any Encoder) throws { try [x, y, width, height].encode(to: encoder) }
+
+    /// Decodes from `[x, y, width, height]`.
+    public init(from decoder: any Decoder) throws {
+        let values = try [Double](from: decoder)
+        guard values.count == 4 else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a rectangle is [x, y, width, height]"))
+        }
+        self.init(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 }
 

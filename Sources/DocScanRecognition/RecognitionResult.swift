@@ -1,0 +1,273 @@
+import DocScanGeometry
+
+/// A confidence as a recognizer reports it: a probability-like value in 0...1, and the engine's own number.
+///
+/// Both are nil when the engine gives none; DocScan never makes one up.
+public struct Confidence: Sendable, Codable, Equatable {
+    /// The confidence mapped to 0...1 (for Tesseract, its 0–100 percentage divided by 100).
+    public var value: Double
+    /// The number as the engine reported it.
+    public var native: Double
+
+    /// Creates a confidence from the engine's number and its 0...1 mapping.
+    public init(value: Double, native: Double) {
+        self.value = min(1, max(0, value))
+        self.native = native
+    }
+}
+
+/// One alternative reading with its confidence.
+public struct TextCandidate: Sendable, Codable, Equatable {
+    public var text: String
+    public var confidence: Confidence?
+
+    public init(text: String, confidence: Confidence?) {
+        self.text = text
+        self.confidence = confidence
+    }
+}
+
+/// One character (or the smallest unit the engine boxes).
+public struct RecognizedGlyph: Sendable, Codable, Equatable {
+    public var text: String
+    public var confidence: Confidence?
+    /// Box in page pixels, origin top-left.
+    public var box: Rect
+    /// The box mapped into the source photo, when the page came from one.
+    public var photoQuad: Quad?
+    /// The engine's other guesses for this glyph, best first (the reading itself not repeated).
+    public var alternatives: [TextCandidate]
+
+    public init(text: String, confidence: Confidence?, box: Rect, photoQuad: Quad? = nil, alternatives: [TextCandidate] = []) {
+        self.text = text
+        self.confidence = confidence
+        self.box = box
+        self.photoQuad = photoQuad
+        self.alternatives = alternatives
+    }
+
+    enum CodingKeys: String, CodingKey { case text, confidence, box, photoQuad = "photo_quad", alternatives }
+}
+
+/// One word.
+public struct RecognizedWord: Sendable, Codable, Equatable {
+    public var text: String
+    public var confidence: Confidence?
+    public var box: Rect
+    public var photoQuad: Quad?
+    /// Whether the engine found the word in its dictionary or the custom words, when it says.
+    public var isFromDictionary: Bool?
+    public var glyphs: [RecognizedGlyph]
+
+    public init(
+        text: String, confidence: Confidence?, box: Rect, photoQuad: Quad? = nil, isFromDictionary: Bool? = nil,
+        glyphs: [RecognizedGlyph] = []
+    ) {
+        self.text = text
+        self.confidence = confidence
+        self.box = box
+        self.photoQuad = photoQuad
+        self.isFromDictionary = isFromDictionary
+        self.glyphs = glyphs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case text, confidence, box, photoQuad = "photo_quad", isFromDictionary = "from_dictionary", glyphs
+    }
+}
+
+/// One line of text.
+public struct RecognizedLine: Sendable, Codable, Equatable {
+    /// The line's text: its words separated by single spaces.
+    public var text: String
+    public var confidence: Confidence?
+    public var box: Rect
+    public var photoQuad: Quad?
+    /// Readings of the whole line, best first; the first is `text`. Only where the engine has real alternatives.
+    public var candidates: [TextCandidate]
+    public var words: [RecognizedWord]
+
+    public init(
+        text: String, confidence: Confidence?, box: Rect, photoQuad: Quad? = nil, candidates: [TextCandidate] = [],
+        words: [RecognizedWord] = []
+    ) {
+        self.text = text
+        self.confidence = confidence
+        self.box = box
+        self.photoQuad = photoQuad
+        self.candidates = candidates
+        self.words = words
+    }
+
+    enum CodingKeys: String, CodingKey { case text, confidence, box, photoQuad = "photo_quad", candidates, words }
+
+    /// The box around the characters of `range` (a range of `text`), like Vision's `boundingBox(for:)`: the union of
+    /// the glyphs in it where glyph boxes exist, else of the words it touches, else the line's box. Nil for an empty
+    /// range or one outside the text.
+    public func boundingBox(for range: Range<String.Index>) -> Rect? {
+        guard !range.isEmpty, range.lowerBound >= text.startIndex, range.upperBound <= text.endIndex else { return nil }
+        var boxes: [Rect] = []
+        var cursor = text.startIndex
+        for word in words {
+            guard !word.text.isEmpty, let found = text.range(of: word.text, range: cursor..<text.endIndex) else {
+                continue
+            }
+            cursor = found.upperBound
+            guard found.overlaps(range) else { continue }
+            let glyphsMatch = word.glyphs.map(\.text).joined() == word.text
+            guard glyphsMatch, !word.glyphs.isEmpty else {
+                boxes.append(word.box)
+                continue
+            }
+            var glyphStart = found.lowerBound
+            for glyph in word.glyphs {
+                let glyphEnd = text.index(glyphStart, offsetBy: glyph.text.count)
+                if (glyphStart..<glyphEnd).overlaps(range) { boxes.append(glyph.box) }
+                glyphStart = glyphEnd
+            }
+        }
+        if boxes.isEmpty { return words.isEmpty ? box : nil }
+        return boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
+    }
+}
+
+/// A block of lines the engine found together (a paragraph, a column, a table cell).
+public struct RecognizedBlock: Sendable, Codable, Equatable {
+    public var box: Rect
+    public var photoQuad: Quad?
+    public var lines: [RecognizedLine]
+
+    public init(box: Rect, photoQuad: Quad? = nil, lines: [RecognizedLine]) {
+        self.box = box
+        self.photoQuad = photoQuad
+        self.lines = lines
+    }
+
+    enum CodingKeys: String, CodingKey { case box, photoQuad = "photo_quad", lines }
+}
+
+/// A warning about the request or the reading; strict mode turns unsupported options into errors instead.
+public struct RecognitionDiagnostic: Sendable, Codable, Equatable {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+}
+
+/// What ran to produce a result, so a reading can be reproduced and compared.
+public struct RecognitionProvenance: Sendable, Codable, Equatable {
+    /// The recognizer id it was asked through.
+    public var recognizer: String
+    /// The engine and its version (`Tesseract 5.3.0`).
+    public var backend: String
+    public var version: String
+    /// The model files read.
+    public var models: [String]
+    public var level: RecognitionLevel
+    /// What the level meant for this engine, in words (`fast LSTM model, page at 24 px text height, no dictionary`).
+    public var levelMapping: String
+    /// Quarter turns clockwise the recognizer applied to read the page upright (0 when it looked and found it upright
+    /// or did not look); nil when it did not check.
+    public var orientationQuarterTurns: Int?
+    /// The resolution the engine was told, in pixels per inch, when it was told one.
+    public var resolution: Double?
+    /// Milliseconds per stage (`prepare`, `recognize`, `extract`, ...).
+    public var timingsMilliseconds: [String: Double]
+
+    public init(
+        recognizer: String, backend: String, version: String, models: [String], level: RecognitionLevel,
+        levelMapping: String, orientationQuarterTurns: Int? = nil, resolution: Double? = nil,
+        timingsMilliseconds: [String: Double] = [:]
+    ) {
+        self.recognizer = recognizer
+        self.backend = backend
+        self.version = version
+        self.models = models
+        self.level = level
+        self.levelMapping = levelMapping
+        self.orientationQuarterTurns = orientationQuarterTurns
+        self.resolution = resolution
+        self.timingsMilliseconds = timingsMilliseconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case recognizer, backend, version, models, level, levelMapping = "level_mapping"
+        case orientationQuarterTurns = "orientation_quarter_turns", resolution, timingsMilliseconds = "timings_ms"
+    }
+}
+
+/// The text read from one page: blocks of lines of words of glyphs, each with its box on the page and in the photo.
+public struct RecognizedPage: Sendable, Codable, Equatable {
+    /// The page size in pixels that boxes refer to.
+    public var width: Int
+    public var height: Int
+    public var blocks: [RecognizedBlock]
+    public var provenance: RecognitionProvenance
+    public var diagnostics: [RecognitionDiagnostic]
+
+    public init(
+        width: Int, height: Int, blocks: [RecognizedBlock], provenance: RecognitionProvenance,
+        diagnostics: [RecognitionDiagnostic] = []
+    ) {
+        self.width = width
+        self.height = height
+        self.blocks = blocks
+        self.provenance = provenance
+        self.diagnostics = diagnostics
+    }
+
+    /// All lines in reading order.
+    public var lines: [RecognizedLine] { blocks.flatMap(\.lines) }
+
+    /// All words in reading order.
+    public var words: [RecognizedWord] { lines.flatMap(\.words) }
+
+    /// The page text in reading order: one line of text per line, a blank line between blocks.
+    public var text: String {
+        blocks.map { $0.lines.map(\.text).joined(separator: "\n") }.filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// The box around the characters of `range`, a range of ``text``: the union over the lines it touches of each
+    /// line's ``RecognizedLine/boundingBox(for:)``. Nil for an empty range or one outside the text.
+    public func boundingBox(for range: Range<String.Index>) -> Rect? {
+        let boxes = lineBoxes(for: range)
+        return boxes.isEmpty ? nil : boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
+    }
+
+    /// One box per line that `range` (a range of ``text``) touches, for highlighting text across lines.
+    public func lineBoxes(for range: Range<String.Index>) -> [Rect] {
+        let text = self.text
+        guard !range.isEmpty, range.lowerBound >= text.startIndex, range.upperBound <= text.endIndex else { return [] }
+        var boxes: [Rect] = []
+        var cursor = text.startIndex
+        for line in lines where !line.text.isEmpty {
+            guard let found = text.range(of: line.text, range: cursor..<text.endIndex) else { continue }
+            cursor = found.upperBound
+            guard found.overlaps(range) else { continue }
+            // The same characters as a range of the line's own text.
+            let start = text.distance(from: found.lowerBound, to: max(found.lowerBound, range.lowerBound))
+            let end = text.distance(from: found.lowerBound, to: min(found.upperBound, range.upperBound))
+            let lower = line.text.index(line.text.startIndex, offsetBy: start)
+            let upper = line.text.index(line.text.startIndex, offsetBy: end)
+            if let box = line.boundingBox(for: lower..<upper) { boxes.append(box) }
+        }
+        return boxes
+    }
+
+    /// The same page with every box also mapped into the photo through `pageToPhoto`.
+    public func mappingBoxes(through pageToPhoto: Homography) -> RecognizedPage {
+        var page = self
+        for b in page.blocks.indices {
+            page.blocks[b].photoQuad = pageToPhoto.apply(page.blocks[b].box.quad)
+            for l in page.blocks[b].lines.indices {
+                page.blocks[b].lines[l].photoQuad = pageToPhoto.apply(page.blocks[b].lines[l].box.quad)
+                for w in page.blocks[b].lines[l].words.indices {
+                    var word = page.blocks[b].lines[l].words[w]
+                    word.photoQuad = pageToPhoto.apply(word.box.quad)
+                    for g in word.glyphs.indices { word.glyphs[g].photoQuad = pageToPhoto.apply(word.glyphs[g].box.quad) }
+                    page.blocks[b].lines[l].words[w] = word
+                }
+            }
+        }
+        return page
+    }
+}

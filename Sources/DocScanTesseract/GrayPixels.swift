@@ -1,0 +1,176 @@
+import DocScanRecognition
+
+/// An 8-bit gray copy of a page that the engine reads, with the scale from page pixels to its pixels.
+struct GrayPixels: Sendable {
+    var width: Int
+    var height: Int
+    var bytes: [UInt8]
+
+    /// The page in gray (luma from RGB with the Rec. 601 weights).
+    init(_ page: PageImage) {
+        width = page.width
+        height = page.height
+        switch page.pixelFormat {
+        case .gray:
+            bytes = page.pixels
+        case .rgb:
+            bytes = [UInt8](unsafeUninitializedCapacity: page.width * page.height) { buffer, count in
+                page.pixels.withUnsafeBufferPointer { rgb in
+                    for i in 0..<(page.width * page.height) {
+                        let r = UInt32(rgb[3 * i]), g = UInt32(rgb[3 * i + 1]), b = UInt32(rgb[3 * i + 2])
+                        buffer[i] = UInt8((299 * r + 587 * g + 114 * b + 500) / 1000)
+                    }
+                }
+                count = page.width * page.height
+            }
+        }
+    }
+
+    init(width: Int, height: Int, bytes: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+    }
+
+    /// A copy scaled by `factor` (< 1 shrinks by area averaging, > 1 enlarges bilinearly).
+    func scaled(by factor: Double) -> GrayPixels {
+        let newWidth = max(1, Int((Double(width) * factor).rounded()))
+        let newHeight = max(1, Int((Double(height) * factor).rounded()))
+        if newWidth == width && newHeight == height { return self }
+        var out = [UInt8](repeating: 0, count: newWidth * newHeight)
+        let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
+        bytes.withUnsafeBufferPointer { source in
+            if factor < 1 {
+                // Box filter over each target pixel's footprint (whole source pixels, which is plenty for text).
+                for y in 0..<newHeight {
+                    let y0 = Int(Double(y) * sy), y1 = max(y0 + 1, min(height, Int(Double(y + 1) * sy)))
+                    for x in 0..<newWidth {
+                        let x0 = Int(Double(x) * sx), x1 = max(x0 + 1, min(width, Int(Double(x + 1) * sx)))
+                        var sum = 0
+                        for yy in y0..<y1 {
+                            let row = yy * width
+                            for xx in x0..<x1 { sum += Int(source[row + xx]) }
+                        }
+                        out[y * newWidth + x] = UInt8(sum / ((y1 - y0) * (x1 - x0)))
+                    }
+                }
+            } else {
+                for y in 0..<newHeight {
+                    let fy = max(0, (Double(y) + 0.5) * sy - 0.5)
+                    let y0 = min(height - 1, Int(fy)), y1 = min(height - 1, y0 + 1), wy = fy - Double(y0)
+                    for x in 0..<newWidth {
+                        let fx = max(0, (Double(x) + 0.5) * sx - 0.5)
+                        let x0 = min(width - 1, Int(fx)), x1 = min(width - 1, x0 + 1), wx = fx - Double(x0)
+                        let top = Double(source[y0 * width + x0]) * (1 - wx) + Double(source[y0 * width + x1]) * wx
+                        let bottom = Double(source[y1 * width + x0]) * (1 - wx) + Double(source[y1 * width + x1]) * wx
+                        out[y * newWidth + x] = UInt8((top * (1 - wy) + bottom * wy).rounded())
+                    }
+                }
+            }
+        }
+        return GrayPixels(width: newWidth, height: newHeight, bytes: out)
+    }
+
+    /// The pixels turned by `quarterTurns` × 90° clockwise.
+    func rotated(quarterTurns: Int) -> GrayPixels {
+        let k = ((quarterTurns % 4) + 4) % 4
+        if k == 0 { return self }
+        let newWidth = k % 2 == 0 ? width : height, newHeight = k % 2 == 0 ? height : width
+        var out = [UInt8](repeating: 0, count: bytes.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let (nx, ny): (Int, Int)
+                switch k {
+                case 1: (nx, ny) = (height - 1 - y, x)
+                case 2: (nx, ny) = (width - 1 - x, height - 1 - y)
+                default: (nx, ny) = (y, width - 1 - x)
+                }
+                out[ny * newWidth + nx] = bytes[y * width + x]
+            }
+        }
+        return GrayPixels(width: newWidth, height: newHeight, bytes: out)
+    }
+
+    /// A copy of a rectangle (clipped to the image).
+    func cropped(x: Int, y: Int, width w: Int, height h: Int) -> GrayPixels {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
+        guard x1 > x0, y1 > y0 else { return GrayPixels(width: 1, height: 1, bytes: [255]) }
+        var out: [UInt8] = []
+        out.reserveCapacity((x1 - x0) * (y1 - y0))
+        for row in y0..<y1 { out += bytes[(row * width + x0)..<(row * width + x1)] }
+        return GrayPixels(width: x1 - x0, height: y1 - y0, bytes: out)
+    }
+
+    /// The typical height in pixels of the characters on the page: the median height of dark connected components of
+    /// letter-like size, measured on a copy at most 1200 pixels across. Nil when the page shows too few.
+    func typicalGlyphHeight() -> Double? {
+        let factor = min(1, 1200 / Double(max(width, height)))
+        let small = scaled(by: factor)
+        let w = small.width, h = small.height
+        // Ink: darker than a global level halfway between the paper (upper percentile) and the darkest tenth.
+        var histogram = [Int](repeating: 0, count: 256)
+        for v in small.bytes { histogram[Int(v)] += 1 }
+        func percentile(_ p: Double) -> Int {
+            let target = Int(Double(small.bytes.count) * p)
+            var sum = 0
+            for (value, n) in histogram.enumerated() {
+                sum += n
+                if sum > target { return value }
+            }
+            return 255
+        }
+        let paper = percentile(0.9), dark = percentile(0.01)
+        guard paper - dark > 40 else { return nil }
+        let level = UInt8((paper + dark) / 2)
+        // Connected components (4-neighbour) by union-find over runs of ink.
+        var labels = [Int32](repeating: -1, count: w * h)
+        var parent: [Int32] = []
+        func find(_ a: Int32) -> Int32 {
+            var a = a
+            while parent[Int(a)] != a {
+                parent[Int(a)] = parent[Int(parent[Int(a)])]
+                a = parent[Int(a)]
+            }
+            return a
+        }
+        for y in 0..<h {
+            for x in 0..<w where small.bytes[y * w + x] < level {
+                let up = y > 0 ? labels[(y - 1) * w + x] : -1, left = x > 0 ? labels[y * w + x - 1] : -1
+                var label: Int32
+                switch (up >= 0, left >= 0) {
+                case (false, false):
+                    label = Int32(parent.count)
+                    parent.append(label)
+                case (true, false): label = find(up)
+                case (false, true): label = find(left)
+                case (true, true):
+                    let a = find(up), b = find(left)
+                    label = min(a, b)
+                    parent[Int(max(a, b))] = label
+                }
+                labels[y * w + x] = label
+            }
+        }
+        guard !parent.isEmpty else { return nil }
+        var top = [Int](repeating: Int.max, count: parent.count), bottom = [Int](repeating: -1, count: parent.count)
+        var left = [Int](repeating: Int.max, count: parent.count), right = [Int](repeating: -1, count: parent.count)
+        for y in 0..<h {
+            for x in 0..<w where labels[y * w + x] >= 0 {
+                let r = Int(find(labels[y * w + x]))
+                top[r] = min(top[r], y)
+                bottom[r] = max(bottom[r], y)
+                left[r] = min(left[r], x)
+                right[r] = max(right[r], x)
+            }
+        }
+        var heights: [Int] = []
+        for r in parent.indices where bottom[r] >= 0 {
+            let ch = bottom[r] - top[r] + 1, cw = right[r] - left[r] + 1
+            // Letters: not specks, not rules or pictures, not much wider than tall unless joined by blur.
+            if ch >= 3, ch <= h / 8, cw <= 4 * ch, cw >= 1 { heights.append(ch) }
+        }
+        guard heights.count >= 20 else { return nil }
+        heights.sort()
+        return Double(heights[heights.count / 2]) / factor
+    }
+}

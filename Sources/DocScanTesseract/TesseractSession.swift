@@ -1,0 +1,306 @@
+import CTesseract
+import DocScanGeometry
+import DocScanRecognition
+import Foundation
+
+/// A Tesseract configuration with its models loaded; reads pages with engines from the shared pool.
+struct TesseractSession: RecognitionSession {
+    let level: RecognitionLevel
+    let key: HandleKey
+    let pool: HandlePool
+
+    func recognize(_ page: PageImage, request: RecognitionRequest) async throws(RecognitionError) -> RecognizedPage {
+        try request.validate()
+        let started = ContinuousClock.now
+        let monitor = EngineMonitor(deadline: request.timeLimit.map { started + $0 }, progress: request.progressHandler)
+        let borrowed = await pool.take(key)
+        let (level, key) = (self.level, self.key)
+        let outcome: (Result<RecognizedPage, RecognitionError>, TesseractHandle?) = await withTaskCancellationHandler {
+            await onEngineThread {
+                let handle: TesseractHandle
+                if let borrowed {
+                    handle = borrowed
+                } else {
+                    do throws(RecognitionError) { handle = try TesseractHandle(key: key) } catch {
+                        return (.failure(error), nil)
+                    }
+                }
+                let reader = PageReader(handle: handle, monitor: monitor, level: level, request: request)
+                do throws(RecognitionError) {
+                    return (.success(try reader.read(page)), handle)
+                } catch {
+                    return (.failure(error), handle)
+                }
+            }
+        } onCancel: {
+            monitor.cancel()
+        }
+        if let handle = outcome.1 { await pool.give(handle) }
+        var result = try outcome.0.get()
+        result.provenance.timingsMilliseconds["total"] = (ContinuousClock.now - started).milliseconds
+        monitor.report(1)
+        return result
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+/// Reads one page with one engine, on the engine's thread: plans the scale, runs Tesseract, extracts the result model
+/// and applies the level's extra passes.
+struct PageReader {
+    let handle: TesseractHandle
+    let monitor: EngineMonitor
+    let level: RecognitionLevel
+    let request: RecognitionRequest
+    var api: OpaquePointer { handle.api }
+
+    /// The character height (pixels) each level reads at; lines the LSTM sees are normalised to 36-48 pixels.
+    static let fastGlyphHeight = 20.0
+    static let accurateGlyphHeightCap = 48.0
+    /// The smallest the shortest wanted text may become when the minimum text height lets the page shrink.
+    static let minimumTextPixels = 16.0
+    /// Lines below this confidence get a second look at `accurate`.
+    static let secondLookThreshold = 0.75
+
+    func read(_ page: PageImage) throws(RecognitionError) -> RecognizedPage {
+        var timings: [String: Double] = [:]
+        var clock = ContinuousClock.now
+        func lap(_ name: String) {
+            let now = ContinuousClock.now
+            timings[name, default: 0] += (now - clock).milliseconds
+            clock = now
+        }
+        let gray = GrayPixels(page)
+        let glyphHeight = gray.typicalGlyphHeight()
+        let minimumPixels = request.minimumTextHeight * Double(page.height)
+        var scale = 1.0
+        var mapping: [String] = []
+        if minimumPixels > 0 {
+            scale = min(1, Self.minimumTextPixels / minimumPixels)
+            mapping.append("text under \(Int(minimumPixels.rounded())) px skipped")
+        } else if let glyphHeight {
+            scale = level == .fast ? min(1, Self.fastGlyphHeight / glyphHeight) : min(1, Self.accurateGlyphHeightCap / glyphHeight)
+        }
+        let pixels = gray.scaled(by: scale)
+        mapping.insert(
+            level == .fast
+                ? "fast LSTM, page at \(Int((scale * 100).rounded()))% (characters ~\(Int(((glyphHeight ?? 0) * scale).rounded())) px), no dictionary, no orientation check"
+                : "LSTM, page at \(Int((scale * 100).rounded()))%, \(handle.key.usesDictionary ? "dictionary" : "no dictionary")"
+                    + (handle.key.customWords.isEmpty ? "" : " and custom words")
+                    + ", orientation check, second look at lines under \(Int(Self.secondLookThreshold * 100))% confidence",
+            at: 0)
+        // The resolution Tesseract is told: the true one when known, else one that makes the typical characters
+        // about 10 pt (a wrong resolution costs accuracy; none at all makes Tesseract guess from the text).
+        let resolution: Double? =
+            page.resolution.map { $0 * scale }
+            ?? glyphHeight.map { min(600, max(70, $0 * scale / (0.6 * 10 / 72))) }
+        lap("prepare")
+
+        let roi = request.pixelRegion(width: page.width, height: page.height)
+        let scaledROI = Rect(x: roi.x * scale, y: roi.y * scale, width: roi.width * scale, height: roi.height * scale)
+        let wantsChoices = request.maximumCandidates > 1 || !request.customWords.isEmpty
+        monitor.span = 0...(level == .accurate ? 0.8 : 1)
+        var blocks = try run(pixels, resolution: resolution, region: request.regionOfInterest == nil ? nil : scaledROI,
+                             mode: PSM_AUTO, choices: wantsChoices)
+        lap("recognize")
+
+        var quarterTurns: Int? = nil
+        if level == .accurate {
+            quarterTurns = 0
+            if Self.isPoor(blocks) {
+                for turns in Self.turnsToTry(blocks) {
+                    try monitor.check()
+                    let turned = pixels.rotated(quarterTurns: turns)
+                    var region: Rect? = nil
+                    if request.regionOfInterest != nil {
+                        region = Self.rotate(scaledROI, quarterTurns: turns, width: pixels.width, height: pixels.height)
+                    }
+                    let other = try run(turned, resolution: resolution, region: region, mode: PSM_AUTO, choices: wantsChoices)
+                    if Self.score(other) > Self.score(blocks) * 1.2 {
+                        blocks = Self.unrotate(other, quarterTurns: turns, width: turned.width, height: turned.height)
+                        quarterTurns = turns
+                    }
+                }
+                lap("orientation")
+            }
+            monitor.span = 0.8...1
+            blocks = try secondLook(blocks, pixels: pixels, resolution: resolution, choices: wantsChoices)
+            lap("second_look")
+        }
+
+        // Back to page pixels, then the request's filters and corrections.
+        blocks = Self.scaleBoxes(blocks, by: 1 / scale)
+        if minimumPixels > 0 {
+            blocks = blocks.map { block in
+                var block = block
+                block.lines.removeAll { $0.box.height < minimumPixels }
+                return block
+            }.filter { !$0.lines.isEmpty }
+        }
+        if !request.customWords.isEmpty {
+            blocks = CustomWords(request.customWords).correct(blocks)
+        }
+        if request.maximumCandidates > 1 {
+            blocks = blocks.map { block in
+                var block = block
+                for l in block.lines.indices {
+                    block.lines[l].candidates = LineCandidates.best(block.lines[l], count: request.maximumCandidates)
+                }
+                return block
+            }
+        }
+        if !wantsChoices || request.maximumCandidates <= 1 {
+            // Glyph alternatives were only gathered to build candidates or match custom words.
+            blocks = blocks.map { block in
+                var block = block
+                for l in block.lines.indices {
+                    for w in block.lines[l].words.indices {
+                        for g in block.lines[l].words[w].glyphs.indices { block.lines[l].words[w].glyphs[g].alternatives = [] }
+                    }
+                }
+                return block
+            }
+        }
+        lap("extract")
+        let provenance = RecognitionProvenance(
+            recognizer: "", backend: "Tesseract", version: TesseractRecognizer.version, models: handle.models,
+            level: level, levelMapping: mapping.joined(separator: "; "), orientationQuarterTurns: quarterTurns,
+            resolution: resolution.map { ($0 / scale).rounded() }, timingsMilliseconds: timings)
+        return RecognizedPage(width: page.width, height: page.height, blocks: blocks, provenance: provenance)
+    }
+
+    /// One Tesseract run over `pixels`; boxes come back in their coordinates.
+    func run(_ pixels: GrayPixels, resolution: Double?, region: Rect?, mode: TessPageSegMode, choices: Bool)
+        throws(RecognitionError) -> [RecognizedBlock]
+    {
+        try monitor.check()
+        handle.set("tessedit_char_whitelist", request.allowedCharacters ?? "")
+        handle.set("lstm_choice_mode", choices ? "2" : "0")
+        TessBaseAPISetPageSegMode(api, mode)
+        pixels.bytes.withUnsafeBufferPointer { buffer in
+            TessBaseAPISetImage(api, buffer.baseAddress, Int32(pixels.width), Int32(pixels.height), 1, Int32(pixels.width))
+        }
+        defer { TessBaseAPIClear(api) }
+        if let resolution { TessBaseAPISetSourceResolution(api, Int32(resolution.rounded())) }
+        if let region {
+            let left = max(0, Int(region.minX.rounded(.down))), top = max(0, Int(region.minY.rounded(.down)))
+            let right = min(pixels.width, Int(region.maxX.rounded(.up))), bottom = min(pixels.height, Int(region.maxY.rounded(.up)))
+            guard right > left, bottom > top else { return [] }
+            TessBaseAPISetRectangle(api, Int32(left), Int32(top), Int32(right - left), Int32(bottom - top))
+        }
+        let status = TessBaseAPIRecognize(api, monitor.monitor)
+        try monitor.check()
+        guard status == 0 else { throw .engineFailure("Tesseract could not read the page (status \(status))") }
+        return ResultExtractor(api: api, choices: choices).blocks()
+    }
+
+    /// Reads each low-confidence line again, cut out with a margin at twice the size as a single line, and keeps the
+    /// reading Tesseract is more confident of.
+    func secondLook(_ blocks: [RecognizedBlock], pixels: GrayPixels, resolution: Double?, choices: Bool)
+        throws(RecognitionError) -> [RecognizedBlock]
+    {
+        var blocks = blocks
+        let weak = blocks.indices.flatMap { b in
+            blocks[b].lines.indices.compactMap { l -> (Int, Int)? in
+                let line = blocks[b].lines[l]
+                guard let confidence = line.confidence?.value, confidence < Self.secondLookThreshold, !line.words.isEmpty,
+                    line.box.height >= 6
+                else { return nil }
+                return (b, l)
+            }
+        }.prefix(40)
+        for (n, (b, l)) in weak.enumerated() {
+            try monitor.check()
+            monitor.report(Double(n) / Double(weak.count))
+            let line = blocks[b].lines[l]
+            let margin = line.box.height * 0.35
+            let x = Int((line.box.minX - margin).rounded(.down)), y = Int((line.box.minY - margin).rounded(.down))
+            let crop = pixels.cropped(
+                x: x, y: y, width: Int((line.box.width + 2 * margin).rounded(.up)),
+                height: Int((line.box.height + 2 * margin).rounded(.up)))
+            let factor = line.box.height < 80 ? 2.0 : 1.0
+            let enlarged = crop.scaled(by: factor)
+            let again = try run(enlarged, resolution: resolution.map { $0 * factor }, region: nil, mode: PSM_SINGLE_LINE, choices: choices)
+            let words = again.flatMap(\.lines).flatMap(\.words)
+            guard !words.isEmpty else { continue }
+            let before = Self.meanWordConfidence(line.words), after = Self.meanWordConfidence(words)
+            guard after > before + 0.02 else { continue }
+            let origin = Point(x: Double(max(0, x)), y: Double(max(0, y)))
+            let placed = words.map { Self.transform($0) { Rect(x: $0.x / factor + origin.x, y: $0.y / factor + origin.y, width: $0.width / factor, height: $0.height / factor) } }
+            blocks[b].lines[l].words = placed
+            blocks[b].lines[l].text = placed.map(\.text).joined(separator: " ")
+            blocks[b].lines[l].confidence = again.flatMap(\.lines).first?.confidence ?? line.confidence
+        }
+        return blocks
+    }
+
+    static func meanWordConfidence(_ words: [RecognizedWord]) -> Double {
+        let values = words.compactMap { $0.confidence?.value }
+        return values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+    }
+
+    /// Whether a reading looks like the page is turned: few words, or words Tesseract is unsure of.
+    static func isPoor(_ blocks: [RecognizedBlock]) -> Bool {
+        let words = blocks.flatMap(\.lines).flatMap(\.words)
+        return words.count < 3 || meanWordConfidence(words) < 0.6
+    }
+
+    /// The turns worth trying: upside down always; a quarter turn either way when the lines found stand upright.
+    static func turnsToTry(_ blocks: [RecognizedBlock]) -> [Int] {
+        let lines = blocks.flatMap(\.lines)
+        let standing = lines.filter { $0.box.height > 1.5 * $0.box.width }.count
+        return standing * 2 > lines.count ? [1, 3, 2] : [2, 1, 3]
+    }
+
+    /// How much confident text a reading holds: the summed confidence of words of two or more letters or digits.
+    static func score(_ blocks: [RecognizedBlock]) -> Double {
+        blocks.flatMap(\.lines).flatMap(\.words).reduce(0) { sum, word in
+            word.text.filter { $0.isLetter || $0.isNumber }.count >= 2 ? sum + (word.confidence?.value ?? 0) : sum
+        }
+    }
+
+    /// A rectangle of an image `width` × `height` in the image turned by `quarterTurns` clockwise.
+    static func rotate(_ r: Rect, quarterTurns: Int, width: Int, height: Int) -> Rect {
+        let w = Double(width), h = Double(height)
+        switch ((quarterTurns % 4) + 4) % 4 {
+        case 1: return Rect(x: h - r.maxY, y: r.minX, width: r.height, height: r.width)
+        case 2: return Rect(x: w - r.maxX, y: h - r.maxY, width: r.width, height: r.height)
+        case 3: return Rect(x: r.minY, y: w - r.maxX, width: r.height, height: r.width)
+        default: return r
+        }
+    }
+
+    /// Boxes read on an image turned by `quarterTurns` (now `width` × `height`) mapped back to the unturned image.
+    static func unrotate(_ blocks: [RecognizedBlock], quarterTurns: Int, width: Int, height: Int) -> [RecognizedBlock] {
+        map(blocks) { rotate($0, quarterTurns: 4 - quarterTurns, width: width, height: height) }
+    }
+
+    static func scaleBoxes(_ blocks: [RecognizedBlock], by factor: Double) -> [RecognizedBlock] {
+        guard factor != 1 else { return blocks }
+        return map(blocks) { Rect(x: $0.x * factor, y: $0.y * factor, width: $0.width * factor, height: $0.height * factor) }
+    }
+
+    static func transform(_ word: RecognizedWord, _ box: (Rect) -> Rect) -> RecognizedWord {
+        var word = word
+        word.box = box(word.box)
+        for g in word.glyphs.indices { word.glyphs[g].box = box(word.glyphs[g].box) }
+        return word
+    }
+
+    static func map(_ blocks: [RecognizedBlock], _ box: (Rect) -> Rect) -> [RecognizedBlock] {
+        blocks.map { block in
+            var block = block
+            block.box = box(block.box)
+            for l in block.lines.indices {
+                block.lines[l].box = box(block.lines[l].box)
+                block.lines[l].words = block.lines[l].words.map { transform($0, box) }
+            }
+            return block
+        }
+    }
+}

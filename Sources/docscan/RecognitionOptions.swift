@@ -1,0 +1,85 @@
+import ArgumentParser
+import DocScanGeometry
+import DocScanRecognition
+import DocScanTesseract
+import Foundation
+
+/// The recognition options shared by the subcommands that read text.
+struct RecognitionOptions: ParsableArguments {
+    @Option(help: "Recognizer id: fast, accurate, or another registered one (see `docscan recognizers`).")
+    var recognizer = "accurate"
+
+    @Option(help: "Languages to read, joined by '+', most likely first (eng+deu).")
+    var languages = "eng"
+
+    @Option(help: "A file of words the text is likely to hold (one per line): names, product codes.", completion: .file())
+    var customWords: String?
+
+    @Option(help: "Skip text shorter than this fraction of the page height (0...1); reading gets faster.")
+    var minTextHeight: Double = 0
+
+    @Option(help: "Read only this region of each page: x,y,width,height as fractions of the page (0...1).")
+    var roi: String?
+
+    @Option(help: "Alternative readings to keep per line.")
+    var candidates = 1
+
+    @Option(help: "Characters the text may contain (all others are never read).")
+    var allowedCharacters: String?
+
+    @Flag(help: "Turn off the dictionary's corrections.")
+    var noLanguageCorrection = false
+
+    @Option(help: "Give up on a page after this many seconds.")
+    var timeout: Double?
+
+    @Flag(help: "Fail when the recognizer cannot honour an option, instead of warning.")
+    var strict = false
+
+    @Option(help: "Folder of Tesseract models (*.traineddata), searched before the standard places.", completion: .directory)
+    var tessdata: String?
+
+    func validate() throws {
+        _ = try request()
+    }
+
+    /// The registry of recognizers this run can use.
+    func registry() -> RecognizerRegistry {
+        let models = TesseractModelLocator(explicitFolder: tessdata.map { URL(fileURLWithPath: $0) })
+        return RecognizerRegistry(TesseractRecognizer.standard(models: models))
+    }
+
+    /// The request the options describe.
+    func request() throws -> RecognitionRequest {
+        var request = RecognitionRequest()
+        request.languages = languages.split(separator: "+").map { String($0).trimmingCharacters(in: .whitespaces) }
+        request.usesLanguageCorrection = !noLanguageCorrection
+        request.minimumTextHeight = minTextHeight
+        request.maximumCandidates = candidates
+        request.allowedCharacters = allowedCharacters
+        request.isStrict = strict
+        if let timeout {
+            guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+            request.timeLimit = .milliseconds(Int64(timeout * 1000))
+        }
+        if let roi {
+            let values = roi.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard values.count == 4 else {
+                throw ValidationError("--roi takes four numbers: x,y,width,height as fractions of the page")
+            }
+            request.regionOfInterest = Rect(x: values[0], y: values[1], width: values[2], height: values[3])
+        }
+        if let customWords {
+            do {
+                let text = try String(contentsOfFile: customWords, encoding: .utf8)
+                request.customWords = text.split(whereSeparator: \.isNewline).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty }
+            } catch {
+                throw ValidationError("cannot read the custom words file \(customWords): \(error.localizedDescription)")
+            }
+        }
+        do { try request.validate() } catch { throw ValidationError(error.description) }
+        return request
+    }
+}
