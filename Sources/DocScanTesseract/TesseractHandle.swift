@@ -134,12 +134,28 @@ enum OpenMP {
     }
 }
 
+/// Leptonica prints its internal complaints (about boxes clipped at a crop's edge, for instance) on stderr, where they
+/// would mix with the tool's own output; errors that matter reach us as Tesseract's return codes instead.
+enum LeptonicaMessages {
+    private typealias SetSeverity = @convention(c) (Int32) -> Int32
+    static let silenced: Void = {
+        #if canImport(Glibc)
+            let handle = dlopen(nil, RTLD_NOW)
+        #else
+            let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+        #endif
+        guard let symbol = dlsym(handle, "setMsgSeverity") else { return }
+        _ = unsafeBitCast(symbol, to: SetSeverity.self)(6)  // L_SEVERITY_NONE
+    }()
+}
+
 /// Runs blocking engine work on a thread of its own (with a large stack, which Tesseract needs), so Swift's
 /// cooperative threads stay free.
 func onEngineThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
     await withCheckedContinuation { continuation in
         let thread = Thread {
             OpenMP.tameCurrentThread()
+            LeptonicaMessages.silenced
             continuation.resume(returning: body())
         }
         thread.stackSize = 16 << 20

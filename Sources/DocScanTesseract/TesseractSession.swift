@@ -113,18 +113,30 @@ struct PageReader {
         if level == .accurate {
             quarterTurns = 0
             if Self.isPoor(blocks) {
+                // Trials read the middle band of the page with characters about 14 pixels tall, enough to tell
+                // sense from nonsense; only a clear winner is read again in full.
+                let trialScale = glyphHeight.map { min(1, 14 / ($0 * scale)) } ?? 1
+                let band = pixels.cropped(x: pixels.width / 5, y: pixels.height * 2 / 5, width: pixels.width * 3 / 5, height: pixels.height / 5)
+                let upright = try run(band.scaled(by: trialScale), resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
+                let trial = band.scaled(by: trialScale)
+                var best = (turns: 0, score: Self.score(upright))
                 for turns in Self.turnsToTry(blocks) {
                     try monitor.check()
-                    let turned = pixels.rotated(quarterTurns: turns)
+                    let turned = trial.rotated(quarterTurns: turns)
+                    let other = try run(
+                        turned, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
+                    let score = Self.score(other)
+                    if score > best.score * 1.2 { best = (turns, score) }
+                }
+                if best.turns != 0 {
+                    let turned = pixels.rotated(quarterTurns: best.turns)
                     var region: Rect? = nil
                     if request.regionOfInterest != nil {
-                        region = Self.rotate(scaledROI, quarterTurns: turns, width: pixels.width, height: pixels.height)
+                        region = Self.rotate(scaledROI, quarterTurns: best.turns, width: pixels.width, height: pixels.height)
                     }
                     let other = try run(turned, resolution: resolution, region: region, mode: PSM_AUTO, choices: wantsChoices)
-                    if Self.score(other) > Self.score(blocks) * 1.2 {
-                        blocks = Self.unrotate(other, quarterTurns: turns, width: turned.width, height: turned.height)
-                        quarterTurns = turns
-                    }
+                    blocks = Self.unrotate(other, quarterTurns: best.turns, width: turned.width, height: turned.height)
+                    quarterTurns = best.turns
                 }
                 lap("orientation")
             }
@@ -213,7 +225,7 @@ struct PageReader {
                 else { return nil }
                 return (b, l)
             }
-        }.prefix(40)
+        }.prefix(15)
         for (n, (b, l)) in weak.enumerated() {
             try monitor.check()
             monitor.report(Double(n) / Double(weak.count))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocScan
 import DocScanMetrics
+import DocScanRecognition
 import Foundation
 
 /// `docscan evaluate`: detection, orientation and split accuracy against ground truth.
@@ -17,10 +18,21 @@ struct Evaluate: AsyncParsableCommand {
     @Argument(help: "Photos, or folders of photos, with truth files beside them.", completion: .file())
     var paths: [String]
 
+    @Option(help: "Also read the pages with these recognizers (comma-separated ids) and report CER and WER per kind.")
+    var recognizers: String?
+
+    @OptionGroup(title: "Recognition")
+    var recognition: RecognitionOptions
+
     func run() async throws {
         var options = DocumentScanner.Options()
-        options.correctsLighting = false
+        let recognizerIDs = recognizers?.split(separator: ",").map(String.init) ?? []
+        options.correctsLighting = !recognizerIDs.isEmpty
         let scanner = DocumentScanner(options: options)
+        let registry = recognition.registry()
+        let readers = try recognizerIDs.map { try registry.recognizer($0) }
+        let request = try recognition.request()
+        var text = TextTally()
         var ious: [Double] = []
         var photos = 0, countsRight = 0, rotationsRight = 0, rotationsKnown = 0, orderRight = 0, failures = 0
         for photo in PhotoList.expand(paths) {
@@ -36,6 +48,9 @@ struct Evaluate: AsyncParsableCommand {
                 continue
             }
             let score = DetectionScore(found: result.pages.map { ($0.quad, $0.rotation) }, truth: truth.pages)
+            for recognizer in readers {
+                await text.read(result, truth: truth, photo: photo, with: recognizer, request: request)
+            }
             photos += 1
             ious += score.pageIoU
             if score.pageCountCorrect { countsRight += 1 }
@@ -61,5 +76,73 @@ struct Evaluate: AsyncParsableCommand {
                 photos, mean, ious.min() ?? 0, 100 * Double(countsRight) / Double(photos),
                 100 * Double(rotationsRight) / Double(max(rotationsKnown, 1)),
                 100 * Double(orderRight) / Double(photos), failures))
+        text.printSummary()
+        for recognizer in readers { await recognizer.shutdown() }
+    }
+}
+
+/// Text error rates per recognizer and document kind.
+struct TextTally {
+    struct Key: Hashable, Comparable {
+        var recognizer: String
+        var kind: String
+        static func < (a: Key, b: Key) -> Bool { (a.recognizer, a.kind) < (b.recognizer, b.kind) }
+    }
+    var characters: [Key: TextErrorRate] = [:]
+    var words: [Key: TextErrorRate] = [:]
+    var milliseconds: [Key: [Double]] = [:]
+
+    /// Reads each true page's best-overlapping found page and adds its error counts (a page not found counts as read
+    /// empty).
+    mutating func read(
+        _ result: ScanResult, truth: GroundTruth, photo: String, with recognizer: any TextRecognizer,
+        request: RecognitionRequest
+    ) async {
+        let id = recognizer.descriptor.id
+        let kind = truth.kind ?? "other"
+        var cers: [String] = []
+        for truePage in truth.pages {
+            guard let trueText = truePage.text else { continue }
+            let match = result.pages.max { a, b in
+                (truePage.quad.map { a.quad.intersectionOverUnion($0) } ?? 0)
+                    < (truePage.quad.map { b.quad.intersectionOverUnion($0) } ?? 0)
+            }
+            var reading = ""
+            if let match, let quad = truePage.quad, match.quad.intersectionOverUnion(quad) > 0.5 {
+                let started = ContinuousClock.now
+                do {
+                    reading = try await recognizer.recognize(try match.recognitionInput(), request: request).text
+                } catch {
+                    print("\(photo): \(id) failed: \(error)")
+                }
+                let elapsed = ContinuousClock.now - started
+                milliseconds[Key(recognizer: id, kind: kind), default: []].append(
+                    Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            }
+            let c = TextErrorRate.characters(reading, truth: trueText), w = TextErrorRate.words(reading, truth: trueText)
+            for key in [Key(recognizer: id, kind: kind), Key(recognizer: id, kind: "all")] {
+                characters[key, default: .zero] = characters[key, default: .zero] + c
+                words[key, default: .zero] = words[key, default: .zero] + w
+            }
+            cers.append(String(format: "%.2f%%", 100 * c.rate))
+        }
+        print("\(photo): \(id) CER \(cers.joined(separator: " "))")
+    }
+
+    func printSummary() {
+        guard !characters.isEmpty else { return }
+        print("recognizer  kind      pages   CER      WER      median ms/page")
+        for key in characters.keys.sorted() {
+            let times = (key.kind == "all"
+                ? milliseconds.filter { $0.key.recognizer == key.recognizer }.flatMap(\.value)
+                : milliseconds[key] ?? []).sorted()
+            let median = times.isEmpty ? 0 : times[times.count / 2]
+            print(
+                key.recognizer.padding(toLength: 11, withPad: " ", startingAt: 0) + " "
+                    + key.kind.padding(toLength: 9, withPad: " ", startingAt: 0)
+                    + String(
+                        format: " %5d  %6.2f%%  %6.2f%%  %8.0f", times.count, 100 * characters[key]!.rate,
+                        100 * (words[key]?.rate ?? 0), median))
+        }
     }
 }
