@@ -11,6 +11,12 @@ public struct TextErrorRate: Sendable, Equatable {
     public var reference: Int
 
     /// Edits per reference unit; 0 for two empty texts, 1 per inserted unit against an empty truth.
+    /// Creates a count of edits against a reference length.
+    public init(edits: Int, reference: Int) {
+        self.edits = edits
+        self.reference = reference
+    }
+
     public var rate: Double { reference > 0 ? Double(edits) / Double(reference) : (edits == 0 ? 0 : 1) }
 
     /// Options of the normalisation.

@@ -126,7 +126,7 @@ public struct SearchablePDF {
     }
 
     /// The text as a PDF string body in WinAnsi (Latin-1 range), with `\`, `(` and `)` escaped.
-    static func winAnsi(_ s: String) -> String {
+    public static func winAnsi(_ s: String) -> String {
         var out = ""
         for scalar in s.unicodeScalars {
             switch scalar {

@@ -27,7 +27,8 @@ final class TesseractHandle: @unchecked Sendable {
     /// Loads the models for `key`. Slow (tens to hundreds of milliseconds): done once per key and reused.
     init(key: HandleKey) throws(RecognitionError) {
         guard let api = TessBaseAPICreate() else { throw .modelLoadFailed("Tesseract could not allocate an engine") }
-        var variables: [(String, String)] = []
+        // Tesseract's own notes ("Estimating resolution as ...") go nowhere instead of onto the tool's stderr.
+        var variables: [(String, String)] = [("debug_file", "/dev/null")]
         if !key.usesDictionary {
             variables += [("load_system_dawg", "0"), ("load_freq_dawg", "0")]
         }

@@ -1,0 +1,180 @@
+import DocScan
+import DocScanMetrics
+import DocScanRecognition
+import DocScanTesseract
+import Foundation
+import Testing
+
+/// The sample photo, scanned once through the real pipeline, and its true text.
+enum SamplePage {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let photo = root.appendingPathComponent("Calibration/sample/sample.jpg")
+
+    static let scanned: (page: ScannedPage, input: PageImage, truth: String) = {
+        let result = try! DocumentScanner().scan(contentsOf: photo)
+        let truth = try! GroundTruth(contentsOf: GroundTruth.file(for: photo)!)
+        let page = result.pages[0]
+        return (page, try! page.recognitionInput(), truth.pages[0].text!)
+    }()
+
+    static let recognizers = TesseractRecognizer.standard()
+    static var fast: TesseractRecognizer { recognizers[0] }
+    static var accurate: TesseractRecognizer { recognizers[1] }
+}
+
+@Suite("Tesseract through the whole pipeline", .serialized)
+struct TesseractTests {
+    @Test("accurate and fast read the sample photo within their error budgets")
+    func characterErrorRates() async throws {
+        let (_, input, truth) = SamplePage.scanned
+        let accurate = try await SamplePage.accurate.recognize(input, request: RecognitionRequest())
+        let fast = try await SamplePage.fast.recognize(input, request: RecognitionRequest())
+        let accurateCER = TextErrorRate.characters(accurate.text, truth: truth).rate
+        let fastCER = TextErrorRate.characters(fast.text, truth: truth).rate
+        #expect(accurateCER < 0.03, "accurate CER \(accurateCER)")
+        #expect(fastCER < 0.06, "fast CER \(fastCER)")
+        #expect(accurate.provenance.level == .accurate && fast.provenance.level == .fast)
+        #expect(accurate.provenance.models.allSatisfy { $0.hasSuffix("eng.traineddata") })
+    }
+
+    @Test("word boxes lie on the page and map into the photo")
+    func boxesMapIntoThePhoto() async throws {
+        let (page, input, _) = SamplePage.scanned
+        let result = try await SamplePage.fast.recognize(input, request: RecognitionRequest())
+        let words = result.words
+        #expect(words.count > 100)
+        for word in words {
+            #expect(word.box.minX >= 0 && word.box.minY >= 0)
+            #expect(word.box.maxX <= Double(input.width) && word.box.maxY <= Double(input.height))
+            let quad = try #require(word.photoQuad)
+            // Each corner goes back onto the page where it came from.
+            for (photoCorner, pageCorner) in zip(quad.corners, word.box.quad.corners) {
+                #expect(page.homography.apply(photoCorner).distance(to: pageCorner) < 0.01)
+            }
+            // And the word lies within the page's outline in the photo.
+            #expect(quad.intersectionOverUnion(page.quad) > 0 && quad.area < page.quad.area)
+        }
+    }
+
+    @Test("a range of the page text has the box of the words it covers")
+    func rangeBoundingBoxes() async throws {
+        let result = try await SamplePage.fast.recognize(SamplePage.scanned.input, request: RecognitionRequest())
+        let text = result.text
+        let range = try #require(text.range(of: "Library"))
+        let box = try #require(result.boundingBox(for: range))
+        let word = try #require(result.words.first { $0.text.contains("Library") })
+        #expect(box.intersectionOverUnion(word.box) > 0.6)
+        #expect(box.width < word.box.width + 1)
+        // A range across two lines gives one box per line.
+        let newline = try #require(text.range(of: "\n", range: range.upperBound..<text.endIndex))
+        let across = text.index(newline.lowerBound, offsetBy: -3)..<text.index(newline.upperBound, offsetBy: 3)
+        #expect(result.lineBoxes(for: across).count == 2)
+    }
+
+    @Test("candidates come from the engine's alternatives, the reading first")
+    func candidates() async throws {
+        var request = RecognitionRequest()
+        request.maximumCandidates = 3
+        let result = try await SamplePage.accurate.recognize(SamplePage.scanned.input, request: request)
+        let lines = result.lines
+        #expect(lines.allSatisfy { $0.candidates.count <= 3 && $0.candidates.first?.text == $0.text })
+        #expect(lines.contains { $0.candidates.count > 1 })
+        let plain = try await SamplePage.accurate.recognize(SamplePage.scanned.input, request: RecognitionRequest())
+        #expect(plain.lines.allSatisfy { $0.candidates.isEmpty })
+    }
+
+    @Test("progress rises to 1 and never falls")
+    func progress() async throws {
+        final class Log: @unchecked Sendable {
+            let lock = NSLock()
+            var values: [Double] = []
+        }
+        let log = Log()
+        var request = RecognitionRequest()
+        request.progressHandler = { value in log.lock.withLock { log.values.append(value) } }
+        _ = try await SamplePage.fast.recognize(SamplePage.scanned.input, request: request)
+        let values = log.lock.withLock { log.values }
+        #expect(values.count > 3)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(values.last == 1)
+    }
+
+    @Test("cancelling the task stops the engine mid-page")
+    func cancellation() async throws {
+        let input = SamplePage.scanned.input
+        let accurate = SamplePage.accurate
+        _ = try await accurate.prepare(for: RecognitionRequest())  // models loaded, so only reading is timed
+        let started = ContinuousClock.now
+        let task = Task { try await accurate.recognize(input, request: RecognitionRequest()) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let outcome = await task.result
+        let elapsed = ContinuousClock.now - started
+        #expect(throws: RecognitionError.cancelled) { try outcome.get() }
+        #expect(elapsed < .seconds(2), "took \(elapsed)")
+    }
+
+    @Test("a time limit stops the page with a deadline error")
+    func deadline() async throws {
+        var request = RecognitionRequest()
+        request.timeLimit = .milliseconds(200)
+        await #expect(throws: RecognitionError.deadlineExceeded) {
+            try await SamplePage.accurate.recognize(SamplePage.scanned.input, request: request)
+        }
+    }
+
+    @Test("several pages at once read the same as one at a time")
+    func concurrency() async throws {
+        let input = SamplePage.scanned.input
+        let fast = SamplePage.fast
+        let alone = try await fast.recognize(input, request: RecognitionRequest()).text
+        let together = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<3 { group.addTask { try await fast.recognize(input, request: RecognitionRequest()).text } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(together == [alone, alone, alone])
+    }
+
+    @Test("a missing language names the package to install")
+    func missingLanguage() async throws {
+        var request = RecognitionRequest()
+        request.languages = ["eng", "xyz"]
+        do {
+            _ = try await SamplePage.fast.recognize(SamplePage.scanned.input, request: request)
+            Issue.record("reading with a missing language succeeded")
+        } catch {
+            guard case .missingLanguage(let language, _, let hint) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(language == "xyz")
+            #expect(hint.contains("apt-get install tesseract-ocr-xyz"))
+        }
+    }
+
+    @Test("a minimum text height skips smaller text and reads faster")
+    func minimumTextHeight() async throws {
+        let input = SamplePage.scanned.input
+        let all = try await SamplePage.fast.recognize(input, request: RecognitionRequest())
+        var request = RecognitionRequest()
+        request.minimumTextHeight = 0.015
+        let large = try await SamplePage.fast.recognize(input, request: request)
+        let threshold = 0.015 * Double(input.height)
+        #expect(!large.lines.isEmpty)
+        #expect(large.lines.allSatisfy { $0.box.height >= threshold })
+        #expect(large.lines.count < all.lines.count / 2)
+        #expect(large.text.contains("Library"))  // the heading stays
+        #expect(large.provenance.levelMapping.contains("skipped"))
+    }
+
+    @Test("a region of interest limits the reading to that part of the page")
+    func regionOfInterest() async throws {
+        let input = SamplePage.scanned.input
+        var request = RecognitionRequest()
+        request.regionOfInterest = Rect(x: 0, y: 0, width: 1, height: 0.25)
+        let top = try await SamplePage.fast.recognize(input, request: request)
+        #expect(!top.lines.isEmpty)
+        #expect(top.lines.allSatisfy { $0.box.minY < 0.27 * Double(input.height) })
+    }
+}
