@@ -23,9 +23,13 @@ public struct TextErrorRate: Sendable, Equatable {
     public struct Normalization: Sendable, Equatable {
         public var ignoresCase = false
         public var ignoresPunctuation = false
-        public init(ignoresCase: Bool = false, ignoresPunctuation: Bool = false) {
+        /// Drops printed rules: runs of four or more of the same punctuation character (`-----`, `=====`, `*****`),
+        /// which engines rightly see as graphics, not text.
+        public var ignoresRules = false
+        public init(ignoresCase: Bool = false, ignoresPunctuation: Bool = false, ignoresRules: Bool = false) {
             self.ignoresCase = ignoresCase
             self.ignoresPunctuation = ignoresPunctuation
+            self.ignoresRules = ignoresRules
         }
     }
 
@@ -34,6 +38,15 @@ public struct TextErrorRate: Sendable, Equatable {
         var s = text.precomposedStringWithCanonicalMapping
         if options.ignoresCase { s = s.lowercased() }
         if options.ignoresPunctuation { s = String(s.filter { !$0.isPunctuation }) }
+        if options.ignoresRules {
+            var kept = "", run = ""
+            for c in s + " " {
+                if let last = run.last, c == last { run.append(c); continue }
+                if !(run.count >= 4 && run.allSatisfy({ $0.isPunctuation || $0.isSymbol })) { kept += run }
+                run = String(c)
+            }
+            s = kept
+        }
         return s.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 

@@ -94,6 +94,8 @@ struct RecognitionModelTests {
         #expect(TextErrorRate.characters("", truth: "").rate == 0)
         #expect(TextErrorRate.characters("x", truth: "").rate == 1)
         #expect(TextErrorRate.characters("Café", truth: "Cafe\u{301}").edits == 0)  // NFC
+        #expect(TextErrorRate.characters("TOTAL 3.00", truth: "------\nTOTAL 3.00\n=====", .init(ignoresRules: true)).edits == 0)
+        #expect(TextErrorRate.characters("a--b", truth: "a--b", .init(ignoresRules: true)).edits == 0)
         #expect(TextErrorRate.characters("HELLO!", truth: "hello", .init(ignoresCase: true, ignoresPunctuation: true)).edits == 0)
     }
 

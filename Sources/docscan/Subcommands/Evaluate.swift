@@ -119,7 +119,10 @@ struct TextTally {
                 milliseconds[Key(recognizer: id, kind: kind), default: []].append(
                     Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             }
-            let c = TextErrorRate.characters(reading, truth: trueText), w = TextErrorRate.words(reading, truth: trueText)
+            // Printed rules (-----, =====) are graphics to an engine; they are not counted as text.
+            let normalization = TextErrorRate.Normalization(ignoresRules: true)
+            let c = TextErrorRate.characters(reading, truth: trueText, normalization)
+            let w = TextErrorRate.words(reading, truth: trueText, normalization)
             for key in [Key(recognizer: id, kind: kind), Key(recognizer: id, kind: "all")] {
                 characters[key, default: .zero] = characters[key, default: .zero] + c
                 words[key, default: .zero] = words[key, default: .zero] + w
