@@ -119,15 +119,7 @@ actor HandlePool {
 /// Looked up at run time, so builds without OpenMP (Homebrew) are unaffected.
 enum OpenMP {
     private typealias SetDynamic = @convention(c) (Int32) -> Void
-    private static let setDynamic: SetDynamic? = {
-        #if canImport(Glibc)
-            let handle = dlopen(nil, RTLD_NOW)
-        #else
-            let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-        #endif
-        guard let symbol = dlsym(handle, "omp_set_dynamic") else { return nil }
-        return unsafeBitCast(symbol, to: SetDynamic.self)
-    }()
+    private static let setDynamic = loadedSymbol("omp_set_dynamic", as: SetDynamic.self)
 
     /// Tames OpenMP for the calling thread.
     static func tameCurrentThread() {
@@ -140,14 +132,19 @@ enum OpenMP {
 enum LeptonicaMessages {
     private typealias SetSeverity = @convention(c) (Int32) -> Int32
     static let silenced: Void = {
-        #if canImport(Glibc)
-            let handle = dlopen(nil, RTLD_NOW)
-        #else
-            let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-        #endif
-        guard let symbol = dlsym(handle, "setMsgSeverity") else { return }
-        _ = unsafeBitCast(symbol, to: SetSeverity.self)(6)  // L_SEVERITY_NONE
+        _ = loadedSymbol("setMsgSeverity", as: SetSeverity.self)?(6)  // L_SEVERITY_NONE
     }()
+}
+
+/// A C function of a library already loaded into the process (Tesseract's dependencies), or nil where it is absent.
+private func loadedSymbol<Function>(_ name: String, as type: Function.Type) -> Function? {
+    #if canImport(Glibc)
+        let handle = dlopen(nil, RTLD_NOW)
+    #else
+        let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+    #endif
+    guard let symbol = dlsym(handle, name) else { return nil }
+    return unsafeBitCast(symbol, to: type)
 }
 
 /// Runs blocking engine work on a thread of its own (with a large stack, which Tesseract needs), so Swift's

@@ -117,8 +117,8 @@ struct PageReader {
                 // sense from nonsense; only a clear winner is read again in full.
                 let trialScale = glyphHeight.map { min(1, 14 / ($0 * scale)) } ?? 1
                 let band = pixels.cropped(x: pixels.width / 5, y: pixels.height * 2 / 5, width: pixels.width * 3 / 5, height: pixels.height / 5)
-                let upright = try run(band.scaled(by: trialScale), resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
                 let trial = band.scaled(by: trialScale)
+                let upright = try run(trial, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
                 var best = (turns: 0, score: Self.score(upright))
                 for turns in Self.turnsToTry(blocks) {
                     try monitor.check()
@@ -166,7 +166,7 @@ struct PageReader {
                 return block
             }
         }
-        if !wantsChoices || request.maximumCandidates <= 1 {
+        if wantsChoices && request.maximumCandidates <= 1 {
             // Glyph alternatives were only gathered to build candidates or match custom words.
             blocks = blocks.map { block in
                 var block = block

@@ -65,8 +65,7 @@ struct Bench: AsyncParsableCommand {
                 let start = clock.now
                 try body()
                 let elapsed = clock.now - start
-                samples.append(
-                    Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                samples.append(elapsed.milliseconds)
             }
             medians[name] = samples.sorted()[samples.count / 2]
         }

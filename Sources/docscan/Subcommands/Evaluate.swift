@@ -116,8 +116,7 @@ struct TextTally {
                     print("\(photo): \(id) failed: \(error)")
                 }
                 let elapsed = ContinuousClock.now - started
-                milliseconds[Key(recognizer: id, kind: kind), default: []].append(
-                    Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                milliseconds[Key(recognizer: id, kind: kind), default: []].append(elapsed.milliseconds)
             }
             // Printed rules (-----, =====) are graphics to an engine; they are not counted as text.
             let normalization = TextErrorRate.Normalization(ignoresRules: true)
