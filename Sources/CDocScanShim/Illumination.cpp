@@ -50,16 +50,24 @@ cv::Mat paperBrightness(const cv::Mat &work, double &inkLevel) {
     return full;
 }
 
-/// The tone curve applied after flattening: paper becomes pure white, and faint ink is stretched darker (the black
-/// point follows the measured ink level, up to 0.45).
-double tone(double flattened, double black) {
-    constexpr double white = 0.9, gamma = 1.2;
-    const double x = std::clamp((flattened - black) / (white - black), 0.0, 1.0);
-    return std::pow(x, gamma);
-}
+/// The tone curve applied after flattening: from `black` (the measured ink level, up to 0.45) to `white` (a fraction
+/// of the paper), raised to `gamma`.
+struct ToneCurve {
+    double white, gamma;
+    double operator()(double flattened, double black) const {
+        const double x = std::clamp((flattened - black) / (white - black), 0.0, 1.0);
+        return std::pow(x, gamma);
+    }
+};
+
+/// For people: paper becomes pure white even where it is a little darker, and faint ink is stretched darker.
+constexpr ToneCurve displayTone{0.9, 1.2};
+/// For a recognizer: linear, and only what is as bright as the paper becomes white. The display curve erases the
+/// thin strokes of small or blurred print: reading the corpus through it gave Tesseract 18% CER, through this 11%.
+constexpr ToneCurve readingTone{1.0, 1.0};
 
 /// value × 255 / paper, then the tone curve, in one pass through a 256 × 256 table indexed by (paper, value).
-void divideAndTone(const cv::Mat &work, const cv::Mat &paper, double inkLevel, cv::Mat &out) {
+void divideAndTone(const cv::Mat &work, const cv::Mat &paper, double inkLevel, ToneCurve tone, cv::Mat &out) {
     const double black = std::clamp(inkLevel - 0.15, 0.05, 0.45);
     std::vector<uchar> table(256 * 256);
     for (int p = 0; p < 256; ++p)
@@ -88,23 +96,60 @@ cv::Mat sauvola(const cv::Mat &gray, int window, double k) {
     return 255 - ink;
 }
 
+/// Whether the print is lighter than its paper (light text on a dark card). Each pixel is compared with the median of
+/// its neighbourhood, which is the local paper whatever the shadows; print shows up as the minority that departs from
+/// it, and its sign gives the polarity. Large bright or dark objects (a thumb, a shadow) change few medians.
+bool isLightOnDark(const cv::Mat &image) {
+    cv::Mat small;
+    docscan::downscale(docscan::gray(image), 400, small);
+    const int kernel = std::max(15, (std::max(small.cols, small.rows) / 8) | 1);
+    cv::Mat paper;
+    cv::medianBlur(small, paper, kernel);
+    constexpr int departure = 40;
+    long lighter = 0, darker = 0;
+    for (int y = 0; y < small.rows; ++y) {
+        const uchar *v = small.ptr<uchar>(y), *p = paper.ptr<uchar>(y);
+        for (int x = 0; x < small.cols; ++x) {
+            lighter += v[x] > p[x] + departure;
+            darker += v[x] + departure < p[x];
+        }
+    }
+    return lighter > 3 * darker && lighter > static_cast<long>(small.total()) / 200;
+}
+
 }  // namespace
 
 ds_status ds_flatten_illumination(const ds_image *image, ds_light_mode mode, ds_image **out) {
     *out = nullptr;
     return guarded("flatten_illumination", [&]() -> ds_status {
-        if (mode != DS_LIGHT_COLOR && mode != DS_LIGHT_GRAY && mode != DS_LIGHT_BLACK_AND_WHITE)
+        if (mode != DS_LIGHT_COLOR && mode != DS_LIGHT_GRAY && mode != DS_LIGHT_BLACK_AND_WHITE &&
+            mode != DS_LIGHT_READING)
             return fail(DS_ERROR_INVALID_ARGUMENT, "unknown light mode");
-        const cv::Mat work = mode == DS_LIGHT_COLOR ? image->mat : docscan::gray(image->mat);
+        cv::Mat work = mode == DS_LIGHT_COLOR ? image->mat : docscan::gray(image->mat);
+        // Light print on dark paper is flattened as its negative; people get their dark paper back, a recognizer and
+        // the black-and-white rendering keep dark print on white.
+        const bool inverted = isLightOnDark(work);
+        if (inverted) cv::bitwise_not(work, work);
+        const bool restoresPolarity = inverted && (mode == DS_LIGHT_COLOR || mode == DS_LIGHT_GRAY);
         double inkLevel = 0;
-        const cv::Mat background = paperBrightness(work, inkLevel);
+        cv::Mat background;
+        if (restoresPolarity && work.channels() == 3) {
+            // One gain for all three channels, so the card and its print keep their colours.
+            const cv::Mat gray = paperBrightness(docscan::gray(work), inkLevel);
+            cv::merge(std::vector<cv::Mat>{gray, gray, gray}, background);
+        } else {
+            background = paperBrightness(work, inkLevel);
+        }
         cv::Mat flat;
         if (mode == DS_LIGHT_BLACK_AND_WHITE) {
             cv::divide(work, cv::max(background, 1), flat, 255.0);
             const int window = std::max(15, (std::max(flat.cols, flat.rows) / 60) | 1);
             return emit(sauvola(flat, window, 0.2), out);
         }
-        divideAndTone(work, background, inkLevel, flat);
+        // A dark card keeps its print's shades: the display curve would crush them once the polarity is restored.
+        const bool linear = mode == DS_LIGHT_READING || restoresPolarity;
+        divideAndTone(work, background, inkLevel, linear ? readingTone : displayTone, flat);
+        if (restoresPolarity) cv::bitwise_not(flat, flat);
         return emit(std::move(flat), out);
     });
 }

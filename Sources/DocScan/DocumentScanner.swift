@@ -13,6 +13,8 @@ public struct ScannedPage: Sendable {
     public var confidence: Double
     /// The flat, upright, evenly lit page.
     public var image: Image
+    /// The same flat, upright page before lighting correction.
+    public var unlitImage: Image
     /// Clockwise rotation, in degrees (0, 90, 180, 270), of the page's up direction in the photo.
     public var rotation: Int
     /// Residual text rotation removed from the page, degrees, counter-clockwise positive.
@@ -209,7 +211,8 @@ public struct DocumentScanner: Sendable {
                 let centre = Point(x: Double(width - 1) / 2, y: Double(height - 1) / 2)
                 toFinal = toFinal.followed(by: .rotation(degrees: skew, about: centre))
             }
-            var image = try photo.warped(by: toFinal, width: width, height: height)
+            let unlit = try photo.warped(by: toFinal, width: width, height: height)
+            var image = unlit
             timings.warp += milliseconds(clock.now - start)
 
             start = clock.now
@@ -223,7 +226,7 @@ public struct DocumentScanner: Sendable {
             pages.append(
                 ScannedPage(
                     index: 0, quad: fromUpright.apply(region.quad), detected: document.detected,
-                    confidence: document.confidence, image: image, rotation: ((4 - turns) % 4) * 90,
+                    confidence: document.confidence, image: image, unlitImage: unlit, rotation: ((4 - turns) % 4) * 90,
                     skewDegrees: skew, homography: toFinal, spreadSide: region.side))
         }
         return pages

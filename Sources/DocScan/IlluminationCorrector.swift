@@ -32,4 +32,12 @@ public struct IlluminationCorrector: Sendable {
             }
         return try Image.make("illumination correction") { ds_flatten_illumination(page.storage.handle, shimMode, $0) }
     }
+
+    /// The page as a text recognizer should see it: one gray channel with the illumination divided out, where only
+    /// the paper itself turns white and faint or blurred strokes keep every shade (the ``Mode`` renderings, made for
+    /// people, whiten them).
+    /// - Throws: ``DocScanError`` when OpenCV fails.
+    public static func readingImage(of page: Image) throws(DocScanError) -> Image {
+        try Image.make("illumination correction") { ds_flatten_illumination(page.storage.handle, DS_LIGHT_READING, $0) }
+    }
 }

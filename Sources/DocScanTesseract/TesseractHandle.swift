@@ -115,15 +115,18 @@ actor HandlePool {
 }
 
 /// Debian's Tesseract is built with OpenMP, whose busy-waiting threads make it 6-8 times slower on small machines.
-/// Dynamic adjustment, switched on in the thread that runs recognition, lets the runtime give up threads it cannot use.
+/// DocScan runs one engine per core instead, so each engine thread allows OpenMP no active parallel level: every
+/// region runs on that thread alone, with no team and no per-region system calls. (The dynamic mode also avoids the
+/// slowdown, but asks the kernel for the load and the CPU set at every region: 15% of a page.) The setting belongs to
+/// the calling thread's data environment; other threads of the process keep theirs.
 /// Looked up at run time, so builds without OpenMP (Homebrew) are unaffected.
 enum OpenMP {
-    private typealias SetDynamic = @convention(c) (Int32) -> Void
-    private static let setDynamic = loadedSymbol("omp_set_dynamic", as: SetDynamic.self)
+    private typealias SetMaxActiveLevels = @convention(c) (Int32) -> Void
+    private static let setMaxActiveLevels = loadedSymbol("omp_set_max_active_levels", as: SetMaxActiveLevels.self)
 
-    /// Tames OpenMP for the calling thread.
-    static func tameCurrentThread() {
-        setDynamic?(1)
+    /// Runs every OpenMP region that the calling thread reaches on that thread alone.
+    static func serializeCurrentThread() {
+        setMaxActiveLevels?(0)
     }
 }
 
@@ -152,7 +155,7 @@ private func loadedSymbol<Function>(_ name: String, as type: Function.Type) -> F
 func onEngineThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
     await withCheckedContinuation { continuation in
         let thread = Thread {
-            OpenMP.tameCurrentThread()
+            OpenMP.serializeCurrentThread()
             LeptonicaMessages.silenced
             continuation.resume(returning: body())
         }

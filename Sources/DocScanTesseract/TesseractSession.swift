@@ -104,47 +104,55 @@ struct PageReader {
         let roi = request.pixelRegion(width: page.width, height: page.height)
         let scaledROI = Rect(x: roi.x * scale, y: roi.y * scale, width: roi.width * scale, height: roi.height * scale)
         let wantsChoices = request.maximumCandidates > 1 || !request.customWords.isEmpty
-        monitor.span = 0...(level == .accurate ? 0.8 : 1)
-        var blocks = try run(pixels, resolution: resolution, region: request.regionOfInterest == nil ? nil : scaledROI,
-                             mode: PSM_AUTO, choices: wantsChoices)
+        let region = request.regionOfInterest == nil ? nil : scaledROI
+        monitor.span = 0...(level == .accurate ? 0.3 : 1)
+        var blocks = try run(pixels, resolution: resolution, region: region, mode: PSM_AUTO, choices: wantsChoices)
         lap("recognize")
 
         var quarterTurns: Int? = nil
         if level == .accurate {
-            quarterTurns = 0
+            // Orientation first, so that the extra readings and the second look see upright lines.
+            var upright = (pixels: pixels, region: region, turns: 0)
             if Self.isPoor(blocks) {
                 // Trials read the middle band of the page with characters about 14 pixels tall, enough to tell
                 // sense from nonsense; only a clear winner is read again in full.
                 let trialScale = glyphHeight.map { min(1, 14 / ($0 * scale)) } ?? 1
                 let band = pixels.cropped(x: pixels.width / 5, y: pixels.height * 2 / 5, width: pixels.width * 3 / 5, height: pixels.height / 5)
                 let trial = band.scaled(by: trialScale)
-                let upright = try run(trial, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
-                var best = (turns: 0, score: Self.score(upright))
+                let first = try run(trial, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
+                var best = (turns: 0, score: Self.evidence(first))
                 for turns in Self.turnsToTry(blocks) {
                     try monitor.check()
                     let turned = trial.rotated(quarterTurns: turns)
                     let other = try run(
                         turned, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
-                    let score = Self.score(other)
-                    if score > best.score * 1.2 { best = (turns, score) }
+                    let score = Self.evidence(other)
+                    if score > max(1, best.score * 1.2) { best = (turns, score) }
                 }
                 if best.turns != 0 {
-                    let turned = pixels.rotated(quarterTurns: best.turns)
-                    var region: Rect? = nil
-                    if request.regionOfInterest != nil {
-                        region = Self.rotate(scaledROI, quarterTurns: best.turns, width: pixels.width, height: pixels.height)
+                    upright.pixels = pixels.rotated(quarterTurns: best.turns)
+                    upright.region = region.map {
+                        Self.rotate($0, quarterTurns: best.turns, width: pixels.width, height: pixels.height)
                     }
-                    let other = try run(turned, resolution: resolution, region: region, mode: PSM_AUTO, choices: wantsChoices)
-                    blocks = Self.unrotate(other, quarterTurns: best.turns, width: turned.width, height: turned.height)
-                    quarterTurns = best.turns
+                    upright.turns = best.turns
+                    blocks = try run(upright.pixels, resolution: resolution, region: upright.region, mode: PSM_AUTO, choices: wantsChoices)
                 }
                 lap("orientation")
             }
-            monitor.span = 0.8...1
-            blocks = try secondLook(blocks, pixels: pixels, resolution: resolution, choices: wantsChoices)
+            quarterTurns = upright.turns
+            let chosen = try bestReading(
+                blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, resolution: resolution,
+                region: upright.region, choices: wantsChoices)
+            blocks = chosen.blocks
+            if let rendering = chosen.rendering { mapping.append("kept the reading \(rendering)") }
+            lap("alternatives")
+            monitor.span = 0.85...1
+            blocks = try secondLook(blocks, pixels: upright.pixels, resolution: resolution, choices: wantsChoices)
             lap("second_look")
+            if upright.turns != 0 {
+                blocks = Self.unrotate(blocks, quarterTurns: upright.turns, width: upright.pixels.width, height: upright.pixels.height)
+            }
         }
-
         // Back to page pixels, then the request's filters and corrections.
         blocks = Self.scaleBoxes(blocks, by: 1 / scale)
         if minimumPixels > 0 {
@@ -211,6 +219,59 @@ struct PageReader {
         return ResultExtractor(api: api, choices: choices).blocks()
     }
 
+    /// The character height (pixels) small print is enlarged to for `accurate`'s extra reading.
+    static let enlargedGlyphHeight = 24.0
+
+    /// `accurate` reads the page more than one way, unless the first reading is settled, and keeps the reading with the most confident text: the page as
+    /// one block of text (which survives forms and receipts whose layout analysis loses lines) and, where the
+    /// characters are small, the page enlarged so that they are about ``enlargedGlyphHeight`` pixels tall. Returns
+    /// the blocks in `pixels` coordinates, and which rendering won when it was not the first reading.
+    func bestReading(
+        _ first: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, resolution: Double?, region: Rect?,
+        choices: Bool
+    ) throws(RecognitionError) -> (blocks: [RecognizedBlock], rendering: String?) {
+        guard !Self.isSettled(first) else { return (first, nil) }
+        var renderings: [(name: String, factor: Double, mode: TessPageSegMode)] = [("as one block of text", 1, PSM_SINGLE_BLOCK)]
+        if let glyphHeight, glyphHeight > 0, glyphHeight < Self.enlargedGlyphHeight * 0.7 {
+            let factor = min(3, Self.enlargedGlyphHeight / glyphHeight)
+            let percent = Int((factor * 100).rounded())
+            renderings += [("enlarged to \(percent)%", factor, PSM_AUTO), ("enlarged to \(percent)% as one block", factor, PSM_SINGLE_BLOCK)]
+        }
+        var best = (blocks: first, rendering: String?.none, evidence: Self.evidence(first))
+        for (n, rendering) in renderings.enumerated() {
+            let share = 0.55 / Double(renderings.count)
+            monitor.span = (0.3 + share * Double(n))...(0.3 + share * Double(n + 1))
+            let factor = rendering.factor
+            let input = pixels.scaled(by: factor)
+            let scaledRegion = region.map { Rect(x: $0.x * factor, y: $0.y * factor, width: $0.width * factor, height: $0.height * factor) }
+            let blocks = Self.scaleBoxes(
+                try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
+                by: 1 / factor)
+            let evidence = Self.evidence(blocks)
+            if evidence > best.evidence * 1.05 { best = (blocks, rendering.name, evidence) }
+        }
+        return (best.blocks, best.rendering)
+    }
+
+    /// Whether a reading leaves nothing to gain from reading again: many words, nearly all of them sure.
+    static func isSettled(_ blocks: [RecognizedBlock]) -> Bool {
+        let confidences = blocks.flatMap(\.lines).flatMap(\.words).map { $0.confidence?.value ?? 0 }
+        guard confidences.count >= 20 else { return false }
+        let unsure = confidences.filter { $0 < 0.7 }.count
+        return Double(unsure) < 0.03 * Double(confidences.count) && confidences.reduce(0, +) / Double(confidences.count) >= 0.9
+    }
+
+    /// How much believable text a reading holds: the letters and digits of words Tesseract is sure of (weighted by
+    /// the square of their confidence), less a quarter of those it is unsure of, so that noise read as text (a
+    /// texture, a thumb, the table) counts against a reading rather than for it.
+    static func evidence(_ blocks: [RecognizedBlock]) -> Double {
+        blocks.flatMap(\.lines).flatMap(\.words).reduce(0) { sum, word in
+            let characters = Double(word.text.filter { $0.isLetter || $0.isNumber }.count)
+            let confidence = word.confidence?.value ?? 0
+            return confidence >= 0.7 ? sum + characters * confidence * confidence : sum - 0.25 * characters
+        }
+    }
+
     /// Reads each low-confidence line again, cut out with a margin at twice the size as a single line, and keeps the
     /// reading Tesseract is more confident of.
     func secondLook(_ blocks: [RecognizedBlock], pixels: GrayPixels, resolution: Double?, choices: Bool)
@@ -267,13 +328,6 @@ struct PageReader {
         let lines = blocks.flatMap(\.lines)
         let standing = lines.filter { $0.box.height > 1.5 * $0.box.width }.count
         return standing * 2 > lines.count ? [1, 3, 2] : [2, 1, 3]
-    }
-
-    /// How much confident text a reading holds: the summed confidence of words of two or more letters or digits.
-    static func score(_ blocks: [RecognizedBlock]) -> Double {
-        blocks.flatMap(\.lines).flatMap(\.words).reduce(0) { sum, word in
-            word.text.filter { $0.isLetter || $0.isNumber }.count >= 2 ? sum + (word.confidence?.value ?? 0) : sum
-        }
     }
 
     /// A rectangle of an image `width` × `height` in the image turned by `quarterTurns` clockwise.

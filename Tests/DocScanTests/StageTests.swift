@@ -64,6 +64,53 @@ struct IlluminationTests {
         #expect(median(inkLeft) <= 90 && median(inkRight) <= 90, "ink \(median(inkLeft)) | \(median(inkRight))")
     }
 
+    /// A 600 × 400 page of `paper` with rows of 3-pixel strokes of `ink`, like lines of small print.
+    static func printedPage(paper: UInt8, ink: UInt8) throws -> Image {
+        try makeImage(width: 600, height: 400, format: .gray) { x, y in
+            let inLine = (y % 40) >= 10 && (y % 40) < 26 && x >= 40 && x < 560
+            return [inLine && (x % 9) < 3 ? ink : paper]
+        }
+    }
+
+    static func medianValue(_ image: Image, where wanted: (Int, Int) -> Bool) -> Int {
+        var values: [UInt8] = []
+        image.withUnsafePixels { pixels, bytesPerRow in
+            for y in 0..<image.height {
+                for x in 0..<image.width where wanted(x, y) { values.append(pixels[y * bytesPerRow + x]) }
+            }
+        }
+        return Int(values.sorted()[values.count / 2])
+    }
+
+    static func isStroke(_ x: Int, _ y: Int) -> Bool { (y % 40) >= 12 && (y % 40) < 24 && x >= 40 && x < 560 && x % 9 == 1 }
+    static func isPaper(_ x: Int, _ y: Int) -> Bool { (y % 40) < 6 || (y % 40) >= 30 }
+
+    @Test("The reading rendering keeps faint print darker than the display rendering does")
+    func readingKeepsFaintInk() throws {
+        // Ink at 85% of the paper's brightness: thin, blurred print seen from afar.
+        let page = try Self.printedPage(paper: 200, ink: 170)
+        let display = try IlluminationCorrector(mode: .gray).correct(page)
+        let reading = try IlluminationCorrector.readingImage(of: page)
+        let displayStroke = Self.medianValue(display, where: Self.isStroke)
+        let readingStroke = Self.medianValue(reading, where: Self.isStroke)
+        #expect(Self.medianValue(display, where: Self.isPaper) >= 250 && Self.medianValue(reading, where: Self.isPaper) >= 245)
+        #expect(readingStroke <= 225 && displayStroke - readingStroke >= 15, "strokes \(displayStroke) | \(readingStroke)")
+    }
+
+    @Test("Light print on a dark card stays light for people and turns dark on white for a recognizer")
+    func lightPrintOnDarkPaper() throws {
+        let card = try Self.printedPage(paper: 40, ink: 220)
+        let display = try IlluminationCorrector(mode: .gray).correct(card)
+        #expect(Self.medianValue(display, where: Self.isPaper) <= 60)
+        #expect(Self.medianValue(display, where: Self.isStroke) >= 180)
+        let reading = try IlluminationCorrector.readingImage(of: card)
+        #expect(Self.medianValue(reading, where: Self.isPaper) >= 240)
+        #expect(Self.medianValue(reading, where: Self.isStroke) <= 60)
+        // Dark print on light paper is never inverted.
+        let page = try IlluminationCorrector.readingImage(of: try Self.printedPage(paper: 210, ink: 40))
+        #expect(Self.medianValue(page, where: Self.isPaper) >= 240 && Self.medianValue(page, where: Self.isStroke) <= 60)
+    }
+
     @Test("Colour mode keeps three channels; gray and black-and-white give one")
     func channels() throws {
         let color = try makeImage(width: 64, height: 64) { x, _ in [200, 180, UInt8(100 + x)] }

@@ -18,6 +18,50 @@ enum SamplePage {
         return (page, try! page.recognitionInput(), truth.pages[0].text!)
     }()
 
+    /// The page at a fifth of its size in each direction (each pixel the mean of a 5 × 5 block): print so small that
+    /// Tesseract misreads a word in every few lines.
+    static let shrunk: PageImage = {
+        let page = scanned.input, factor = 5
+        let width = page.width / factor, height = page.height / factor
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum = 0
+                for dy in 0..<factor {
+                    for dx in 0..<factor { sum += Int(page.pixels[(y * factor + dy) * page.width + x * factor + dx]) }
+                }
+                pixels[y * width + x] = UInt8(sum / (factor * factor))
+            }
+        }
+        return try! PageImage(width: width, height: height, pixelFormat: .gray, pixels: pixels)
+    }()
+
+    /// `page` turned clockwise by `quarterTurns`, without a map into the photo.
+    static func rotated(_ page: PageImage, quarterTurns: Int) -> PageImage {
+        let w = page.width, h = page.height
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let (width, height) = turns % 2 == 0 ? (w, h) : (h, w)
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let (u, v): (Int, Int) =
+                    switch turns {
+                    case 1: (h - 1 - y, x)
+                    case 2: (w - 1 - x, h - 1 - y)
+                    case 3: (y, w - 1 - x)
+                    default: (x, y)
+                    }
+                pixels[v * width + u] = page.pixels[y * w + x]
+            }
+        }
+        return try! PageImage(width: width, height: height, pixelFormat: .gray, pixels: pixels)
+    }
+
+    /// The words of `text` with surrounding punctuation removed.
+    static func words(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isWhitespace).map { $0.trimmingCharacters(in: .punctuationCharacters) }
+    }
+
     static let recognizers = TesseractRecognizer.standard()
     static var fast: TesseractRecognizer { recognizers[0] }
     static var accurate: TesseractRecognizer { recognizers[1] }
@@ -166,6 +210,51 @@ struct TesseractTests {
         #expect(large.lines.count < all.lines.count / 2)
         #expect(large.text.contains("Library"))  // the heading stays
         #expect(large.provenance.levelMapping.contains("skipped"))
+    }
+
+    @Test("custom words are read where the plain reading gets them wrong")
+    func customWords() async throws {
+        let (_, _, truth) = SamplePage.scanned
+        let plain = try await SamplePage.accurate.recognize(SamplePage.shrunk, request: RecognitionRequest())
+        let read = Set(SamplePage.words(plain.text))
+        let missed = Set(SamplePage.words(truth).filter { $0.count >= 5 && $0.allSatisfy(\.isLetter) })
+            .subtracting(read).sorted()
+        try #require(missed.count >= 4, "the shrunk page should be hard enough to misread some words: \(missed)")
+
+        var request = RecognitionRequest()
+        request.customWords = missed
+        let helped = try await SamplePage.accurate.recognize(SamplePage.shrunk, request: request)
+        let fixed = missed.filter(Set(SamplePage.words(helped.text)).contains)
+        let before = TextErrorRate.characters(plain.text, truth: truth).rate
+        let after = TextErrorRate.characters(helped.text, truth: truth).rate
+        #expect(fixed.count * 2 >= missed.count, "fixed \(fixed) of \(missed)")
+        #expect(after < before, "CER \(before) → \(after)")
+        #expect(helped.provenance.levelMapping.contains("custom words"))
+    }
+
+    @Test("a photo turned a quarter, a half or three quarters reads as well as upright", arguments: [1, 2, 3])
+    func turnedPhotos(turns: Int) async throws {
+        let (_, input, truth) = SamplePage.scanned
+        let upright = try await SamplePage.accurate.recognize(input, request: RecognitionRequest())
+        var loaded = try ImageLoader().load(contentsOf: SamplePage.photo)
+        loaded.image = try loaded.image.rotated(quarterTurns: turns)
+        let page = try #require(try DocumentScanner().scan(loaded).pages.first)
+        let turned = try await SamplePage.accurate.recognize(try page.recognitionInput(), request: RecognitionRequest())
+        let uprightCER = TextErrorRate.characters(upright.text, truth: truth).rate
+        let turnedCER = TextErrorRate.characters(turned.text, truth: truth).rate
+        #expect(turnedCER <= uprightCER + 0.01, "CER upright \(uprightCER), turned \(turns): \(turnedCER)")
+    }
+
+    @Test("accurate turns a page handed to it upside down or sideways", arguments: [1, 2, 3])
+    func turnedPages(turns: Int) async throws {
+        let (_, input, truth) = SamplePage.scanned
+        let turned = try await SamplePage.accurate.recognize(SamplePage.rotated(input, quarterTurns: turns), request: RecognitionRequest())
+        let rate = TextErrorRate.characters(turned.text, truth: truth).rate
+        #expect(rate < 0.03, "CER \(rate)")
+        // Tesseract reads some sideways pages on its own (its layout analysis finds vertical lines); when accurate
+        // turns the page, it must be the right way.
+        let found = try #require(turned.provenance.orientationQuarterTurns)
+        #expect(found == 0 || found == (4 - turns) % 4, "turned \(turns), turned back \(found)")
     }
 
     @Test("a region of interest limits the reading to that part of the page")

@@ -142,6 +142,9 @@ typedef enum ds_light_mode {
     DS_LIGHT_GRAY = 1,
     /// Black and white, thresholded locally (Sauvola) after flattening.
     DS_LIGHT_BLACK_AND_WHITE = 2,
+    /// One gray channel for a text recognizer: flattened like the others, but only the paper itself turns white, so
+    /// faint and blurred strokes keep every shade for the recognizer's own binarisation.
+    DS_LIGHT_READING = 3,
 } ds_light_mode;
 
 /// Divides out the paper's illumination (gradients, soft and hard shadows) so that paper becomes uniformly white and

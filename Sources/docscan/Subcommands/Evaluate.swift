@@ -11,7 +11,9 @@ struct Evaluate: AsyncParsableCommand {
         discussion: """
             Prints, per photo, the page count found and expected, the IoU of each page outline, the corner error in \
             pixels (corners compared in reading order, so a wrong rotation shows) and whether the rotation is right; \
-            then the mean and smallest IoU and the share of photos with the right page count.
+            then the mean and smallest IoU and the share of photos with the right page count. With --recognizers, \
+            each true page is read from the found page that overlaps it most (a page not found reads as empty); CER \
+            and WER are pooled over all characters and words of a kind, page CER is the mean of each page's own CER.
             """
     )
 
@@ -90,6 +92,8 @@ struct TextTally {
     }
     var characters: [Key: TextErrorRate] = [:]
     var words: [Key: TextErrorRate] = [:]
+    /// Each page's own CER, for the mean over pages (the pooled rate weighs long pages more).
+    var pageCharacterRates: [Key: [Double]] = [:]
     var milliseconds: [Key: [Double]] = [:]
 
     /// Reads each true page's best-overlapping found page and adds its error counts (a page not found counts as read
@@ -125,6 +129,7 @@ struct TextTally {
             for key in [Key(recognizer: id, kind: kind), Key(recognizer: id, kind: "all")] {
                 characters[key, default: .zero] = characters[key, default: .zero] + c
                 words[key, default: .zero] = words[key, default: .zero] + w
+                pageCharacterRates[key, default: []].append(c.rate)
             }
             cers.append(String(format: "%.2f%%", 100 * c.rate))
         }
@@ -133,18 +138,20 @@ struct TextTally {
 
     func printSummary() {
         guard !characters.isEmpty else { return }
-        print("recognizer  kind      pages   CER      WER      median ms/page")
+        print("recognizer  kind      pages   CER      WER      page CER  median ms/page  total s")
         for key in characters.keys.sorted() {
             let times = (key.kind == "all"
                 ? milliseconds.filter { $0.key.recognizer == key.recognizer }.flatMap(\.value)
                 : milliseconds[key] ?? []).sorted()
             let median = times.isEmpty ? 0 : times[times.count / 2]
+            let rates = pageCharacterRates[key] ?? []
+            let meanPageRate = rates.reduce(0, +) / Double(max(1, rates.count))
             print(
                 key.recognizer.padding(toLength: 11, withPad: " ", startingAt: 0) + " "
                     + key.kind.padding(toLength: 9, withPad: " ", startingAt: 0)
                     + String(
-                        format: " %5d  %6.2f%%  %6.2f%%  %8.0f", times.count, 100 * characters[key]!.rate,
-                        100 * (words[key]?.rate ?? 0), median))
+                        format: " %5d  %6.2f%%  %6.2f%%  %7.2f%%  %8.0f  %13.1f", rates.count, 100 * characters[key]!.rate,
+                        100 * (words[key]?.rate ?? 0), 100 * meanPageRate, median, times.reduce(0, +) / 1000))
         }
     }
 }
