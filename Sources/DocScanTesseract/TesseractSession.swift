@@ -114,11 +114,14 @@ struct PageReader {
             // Orientation first, so that the extra readings and the second look see upright lines.
             var upright = (pixels: pixels, region: region, turns: 0)
             if Self.isPoor(blocks) {
-                // Trials read the middle band of the page with characters about 14 pixels tall, enough to tell
-                // sense from nonsense; only a clear winner is read again in full.
-                let trialScale = glyphHeight.map { min(1, 14 / ($0 * scale)) } ?? 1
-                let band = pixels.cropped(x: pixels.width / 5, y: pixels.height * 2 / 5, width: pixels.width * 3 / 5, height: pixels.height / 5)
-                let trial = band.scaled(by: trialScale)
+                // Trials read the page with characters about 16 pixels tall (small print enlarged up to 3 times),
+                // enough to tell sense from nonsense; a page that is still large is cut to its middle third. Only a
+                // clear winner is read again in full.
+                let trialScale = glyphHeight.map { min(3, 16 / ($0 * scale)) } ?? 1
+                var trial = pixels.scaled(by: trialScale)
+                if trial.width * trial.height > 1_200_000 {
+                    trial = trial.cropped(x: 0, y: trial.height / 3, width: trial.width, height: trial.height / 3)
+                }
                 let first = try run(trial, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
                 var best = (turns: 0, score: Self.evidence(first))
                 for turns in Self.turnsToTry(blocks) {
@@ -317,10 +320,12 @@ struct PageReader {
         return values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
     }
 
-    /// Whether a reading looks like the page is turned: few words, or words Tesseract is unsure of.
+    /// Whether a reading looks like the page is turned: few words, words Tesseract is unsure of on average, or fewer
+    /// than half of them sure.
     static func isPoor(_ blocks: [RecognizedBlock]) -> Bool {
         let words = blocks.flatMap(\.lines).flatMap(\.words)
-        return words.count < 3 || meanWordConfidence(words) < 0.6
+        let sure = words.filter { ($0.confidence?.value ?? 0) >= 0.7 }.count
+        return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count
     }
 
     /// The turns worth trying: upside down always; a quarter turn either way when the lines found stand upright.
