@@ -10,13 +10,13 @@ public struct TextErrorRate: Sendable, Equatable {
     /// Length of the normalised truth (characters or words).
     public var reference: Int
 
-    /// Edits per reference unit; 0 for two empty texts, 1 per inserted unit against an empty truth.
     /// Creates a count of edits against a reference length.
     public init(edits: Int, reference: Int) {
         self.edits = edits
         self.reference = reference
     }
 
+    /// Edits per reference unit; 0 for two empty texts, 1 per inserted unit against an empty truth.
     public var rate: Double { reference > 0 ? Double(edits) / Double(reference) : (edits == 0 ? 0 : 1) }
 
     /// Options of the normalisation.
@@ -89,4 +89,52 @@ public struct TextErrorRate: Sendable, Equatable {
     }
 
     public static let zero = TextErrorRate(edits: 0, reference: 0)
+}
+
+/// Word overlap between a reading and the true text as bags of words (order ignored): how many of the words read are
+/// true (precision), how many of the true words were read (recall), and their harmonic mean (F1). Each word counts as
+/// often as it occurs. Texts are normalised as for ``TextErrorRate``.
+public struct WordOverlap: Sendable, Equatable {
+    /// Words found in both, counting repeats up to the smaller count.
+    public var matched: Int
+    /// Words in the reading.
+    public var read: Int
+    /// Words in the truth.
+    public var truth: Int
+
+    /// Creates an overlap from its counts.
+    public init(matched: Int, read: Int, truth: Int) {
+        self.matched = matched
+        self.read = read
+        self.truth = truth
+    }
+
+    /// The overlap of `reading` with `truth`.
+    public init(_ reading: String, truth: String, _ options: TextErrorRate.Normalization = .init()) {
+        let readWords = TextErrorRate.normalize(reading, options).split(separator: " ")
+        let trueWords = TextErrorRate.normalize(truth, options).split(separator: " ")
+        var remaining: [Substring: Int] = [:]
+        for word in trueWords { remaining[word, default: 0] += 1 }
+        var matched = 0
+        for word in readWords where remaining[word, default: 0] > 0 {
+            remaining[word]! -= 1
+            matched += 1
+        }
+        self.init(matched: matched, read: readWords.count, truth: trueWords.count)
+    }
+
+    /// Share of the words read that are true; 1 when nothing was read and nothing was there.
+    public var precision: Double { read > 0 ? Double(matched) / Double(read) : (truth == 0 ? 1 : 0) }
+    /// Share of the true words that were read; 1 when there were none.
+    public var recall: Double { truth > 0 ? Double(matched) / Double(truth) : 1 }
+    /// Harmonic mean of precision and recall; 0 when both are 0.
+    public var f1: Double { precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0 }
+
+    /// The counts of two overlaps together (for a score over many pages).
+    public static func + (a: WordOverlap, b: WordOverlap) -> WordOverlap {
+        WordOverlap(matched: a.matched + b.matched, read: a.read + b.read, truth: a.truth + b.truth)
+    }
+
+    /// No words.
+    public static let zero = WordOverlap(matched: 0, read: 0, truth: 0)
 }
