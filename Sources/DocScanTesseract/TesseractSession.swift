@@ -150,7 +150,8 @@ struct PageReader {
             if let rendering = chosen.rendering { mapping.append("kept the reading \(rendering)") }
             lap("alternatives")
             monitor.span = 0.85...1
-            blocks = try secondLook(blocks, pixels: upright.pixels, resolution: resolution, choices: wantsChoices)
+            blocks = Self.withoutEdgeNoise(
+                try secondLook(blocks, pixels: upright.pixels, resolution: resolution, choices: wantsChoices))
             lap("second_look")
             if upright.turns != 0 {
                 blocks = Self.unrotate(blocks, quarterTurns: upright.turns, width: upright.pixels.width, height: upright.pixels.height)
@@ -233,27 +234,60 @@ struct PageReader {
         _ first: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, resolution: Double?, region: Rect?,
         choices: Bool
     ) throws(RecognitionError) -> (blocks: [RecognizedBlock], rendering: String?) {
+        let first = Self.withoutEdgeNoise(first)
         guard !Self.isSettled(first) else { return (first, nil) }
-        var renderings: [(name: String, factor: Double, mode: TessPageSegMode)] = [("as one block of text", 1, PSM_SINGLE_BLOCK)]
+        var renderings: [(name: String, factor: Double, stretched: Bool, mode: TessPageSegMode)] = [
+            ("as one block of text", 1, false, PSM_SINGLE_BLOCK),
+            ("with faint print darkened, as one block", 1, true, PSM_SINGLE_BLOCK),
+        ]
         if let glyphHeight, glyphHeight > 0, glyphHeight < Self.enlargedGlyphHeight * 0.7 {
             let factor = min(3, Self.enlargedGlyphHeight / glyphHeight)
             let percent = Int((factor * 100).rounded())
-            renderings += [("enlarged to \(percent)%", factor, PSM_AUTO), ("enlarged to \(percent)% as one block", factor, PSM_SINGLE_BLOCK)]
+            renderings += [
+                ("enlarged to \(percent)%", factor, false, PSM_AUTO),
+                ("enlarged to \(percent)% with faint print darkened, as one block", factor, true, PSM_SINGLE_BLOCK),
+            ]
         }
         var best = (blocks: first, rendering: String?.none, evidence: Self.evidence(first))
         for (n, rendering) in renderings.enumerated() {
             let share = 0.55 / Double(renderings.count)
             monitor.span = (0.3 + share * Double(n))...(0.3 + share * Double(n + 1))
             let factor = rendering.factor
-            let input = pixels.scaled(by: factor)
+            var input = pixels.scaled(by: factor)
+            if rendering.stretched { input = input.stretched(black: 0.5, white: 0.97) }
             let scaledRegion = region.map { Rect(x: $0.x * factor, y: $0.y * factor, width: $0.width * factor, height: $0.height * factor) }
-            let blocks = Self.scaleBoxes(
-                try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
-                by: 1 / factor)
+            let blocks = Self.withoutEdgeNoise(
+                Self.scaleBoxes(
+                    try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
+                    by: 1 / factor))
             let evidence = Self.evidence(blocks)
             if evidence > best.evidence * 1.05 { best = (blocks, rendering.name, evidence) }
         }
         return (best.blocks, best.rendering)
+    }
+
+    /// The reading without the specks of noise Tesseract reads as short, unsure words at the ends of lines (the
+    /// edge of a card, a texture, a thumb): words under 60% confidence with at most three letters and no digit (a
+    /// misread price is still worth keeping) are dropped from either end of each line, and lines left empty go too.
+    static func withoutEdgeNoise(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
+        func isNoise(_ word: RecognizedWord) -> Bool {
+            (word.confidence?.value ?? 0) < 0.6 && !word.text.contains(where: \.isNumber)
+                && word.text.filter(\.isLetter).count <= 3
+        }
+        return blocks.compactMap { block in
+            var block = block
+            block.lines = block.lines.compactMap { line in
+                var line = line
+                guard line.words.contains(where: isNoise) else { return line }
+                while let first = line.words.first, isNoise(first) { line.words.removeFirst() }
+                while let last = line.words.last, isNoise(last) { line.words.removeLast() }
+                guard let first = line.words.first else { return nil }
+                line.text = line.words.map(\.text).joined(separator: " ")
+                line.box = line.words.dropFirst().reduce(first.box) { $0.union($1.box) }
+                return line
+            }
+            return block.lines.isEmpty ? nil : block
+        }
     }
 
     /// Whether a reading leaves nothing to gain from reading again: many words, nearly all of them sure.
@@ -265,13 +299,14 @@ struct PageReader {
     }
 
     /// How much believable text a reading holds: the letters and digits of words Tesseract is sure of (weighted by
-    /// the square of their confidence), less a quarter of those it is unsure of, so that noise read as text (a
-    /// texture, a thumb, the table) counts against a reading rather than for it.
+    /// the square of their confidence), less a quarter of the characters of those it is unsure of (punctuation too),
+    /// so that noise read as text (a texture, a thumb, the edge of the page) counts against a reading.
     static func evidence(_ blocks: [RecognizedBlock]) -> Double {
         blocks.flatMap(\.lines).flatMap(\.words).reduce(0) { sum, word in
-            let characters = Double(word.text.filter { $0.isLetter || $0.isNumber }.count)
             let confidence = word.confidence?.value ?? 0
-            return confidence >= 0.7 ? sum + characters * confidence * confidence : sum - 0.25 * characters
+            guard confidence >= 0.7 else { return sum - 0.25 * Double(word.text.count) }
+            let characters = Double(word.text.filter { $0.isLetter || $0.isNumber }.count)
+            return sum + characters * confidence * confidence
         }
     }
 
