@@ -88,6 +88,27 @@ struct CommandLineTests {
         #expect(timings.detect > 0 && timings.warp > 0 && timings.light > 0)
     }
 
+    @Test("bench-recognizer times our backend against the tesseract command and gets the same text")
+    func benchRecognizer() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A flat page at 100 dpi keeps the rounds short.
+        let scan = try DocScanTool.run(["scan", Paths.sample.path, "--no-ocr", "--mode", "gray", "--dpi", "100", "--out", folder.path])
+        #expect(scan.status == 0, "stderr: \(scan.standardError)")
+        let page = folder.appendingPathComponent("sample-p1.png").path
+        let output = try DocScanTool.run(["bench-recognizer", page, "--level", "fast", "--iterations", "1", "--json"])
+        #expect(output.status == 0, "stderr: \(output.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let ratios = try #require(object["ratio_to_command"] as? [String: Double])
+        let agreement = try #require(object["cer_to_command"] as? [String: Double])
+        #expect(Set(ratios.keys) == ["tesseract command", "docscan fast, cold", "docscan fast, warm"])
+        #expect(ratios.values.allSatisfy { $0 > 0 })
+        #expect((agreement["docscan fast, warm"] ?? 1) < 0.01, "text differs from the command's: \(agreement)")
+
+        let bad = try DocScanTool.run(["bench-recognizer", Paths.packageRoot.appendingPathComponent("README.md").path])
+        #expect(bad.status == 1 && bad.standardError.contains("not a JPEG, PNG"), "stderr: \(bad.standardError)")
+    }
+
     @Test("Bad inputs fail one by one with clear errors and exit 1, while good photos in the same run succeed")
     func badInputs() throws {
         let folder = try Paths.temporaryFolder()

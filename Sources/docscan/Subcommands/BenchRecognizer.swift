@@ -44,6 +44,10 @@ struct BenchRecognizer: AsyncParsableCommand {
     func run() async throws {
         let url = URL(fileURLWithPath: page)
         let data = try Data(contentsOf: url)
+        do throws(DocScanError) { _ = try ImageLoader().load(data, name: page) } catch {
+            FileHandle.standardError.write(Data("docscan: \(error.message)\n".utf8))
+            throw ExitCode.failure
+        }
         let request = RecognitionRequest()
         func recognizer() -> TesseractRecognizer {
             TesseractRecognizer(.init(id: level.rawValue, defaultLevel: level))
@@ -120,7 +124,9 @@ struct BenchRecognizer: AsyncParsableCommand {
         let text = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ValidationError("\(tesseract) failed on \(page) (exit \(process.terminationStatus))")
+            FileHandle.standardError.write(
+                Data("docscan: `\(tesseract) \(page) stdout` failed (exit \(process.terminationStatus))\n".utf8))
+            throw ExitCode.failure
         }
         return String(decoding: text, as: UTF8.self)
     }
