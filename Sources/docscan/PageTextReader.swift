@@ -7,25 +7,40 @@ struct PageTextReader {
     let recognizer: any TextRecognizer
     let request: RecognitionRequest
 
+    /// One page's reading or error, and the time it took (wall clock, on a machine busy with the other pages).
+    struct Outcome: Sendable {
+        var result: Result<RecognizedPage, RecognitionError>
+        var milliseconds: Double
+    }
+
     /// Each page's reading or error, by page index.
     func read(_ pages: [ScannedPage], paths: [Int: String]) async -> [Int: Result<RecognizedPage, RecognitionError>] {
+        await readTimed(pages, paths: paths).mapValues(\.result)
+    }
+
+    /// Each page's reading or error and its time, by page index.
+    func readTimed(_ pages: [ScannedPage], paths: [Int: String] = [:]) async -> [Int: Outcome] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        return await withTaskGroup(of: (Int, Result<RecognizedPage, RecognitionError>).self) { group in
-            var results: [Int: Result<RecognizedPage, RecognitionError>] = [:]
+        return await withTaskGroup(of: (Int, Outcome).self) { group in
+            var outcomes: [Int: Outcome] = [:]
             var pending = pages[...]
             func startNext() {
                 guard let page = pending.popFirst() else { return }
                 let (recognizer, request) = (self.recognizer, self.request)
                 let file = paths[page.index].map { URL(fileURLWithPath: $0) }
                 let index = page.index
-                group.addTask { (index, await Self.read(page, file: file, recognizer: recognizer, request: request)) }
+                group.addTask {
+                    let started = ContinuousClock.now
+                    let result = await Self.read(page, file: file, recognizer: recognizer, request: request)
+                    return (index, Outcome(result: result, milliseconds: (ContinuousClock.now - started).milliseconds))
+                }
             }
             for _ in 0..<width { startNext() }
-            for await (index, result) in group {
-                results[index] = result
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
                 startNext()
             }
-            return results
+            return outcomes
         }
     }
 

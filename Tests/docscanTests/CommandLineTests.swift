@@ -63,7 +63,9 @@ struct CommandLineTests {
     func help() throws {
         let output = try DocScanTool.run(["--help"])
         #expect(output.status == 0)
-        for command in ["scan", "evaluate", "bench"] { #expect(output.standardOutput.contains(command)) }
+        for command in ["scan", "compare", "recognizers", "evaluate", "bench", "bench-recognizer"] {
+            #expect(output.standardOutput.contains(command))
+        }
         #expect(output.standardOutput.contains("USAGE: docscan <subcommand>"))
     }
 
@@ -107,6 +109,37 @@ struct CommandLineTests {
 
         let bad = try DocScanTool.run(["bench-recognizer", Paths.packageRoot.appendingPathComponent("README.md").path])
         #expect(bad.status == 1 && bad.standardError.contains("not a JPEG, PNG"), "stderr: \(bad.standardError)")
+    }
+
+    @Test("compare reads the same pages with each recognizer and scores them against the truth, or each other")
+    func compare() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let corpus = Paths.packageRoot.appendingPathComponent("Calibration/corpus")
+        for name in ["card-04.jpg", "card-04.truth.json"] {
+            try FileManager.default.copyItem(at: corpus.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let output = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast,accurate", "--json"])
+        #expect(output.status == 0, "stderr: \(output.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let rows = try #require(object["recognizers"] as? [[String: Any]])
+        #expect(rows.compactMap { $0["recognizer"] as? String } == ["fast", "accurate"])
+        for row in rows {
+            #expect(row["pages"] as? Int == 1)
+            #expect((row["cer"] as? Double ?? 1) < 0.05, "\(row)")
+            #expect((row["word_f1"] as? Double ?? 0) > 0.9, "\(row)")
+            let ece = try #require(row["ece"] as? Double)
+            #expect(ece >= 0 && ece <= 1)
+        }
+        // Without truth the recognizers are compared with each other.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("card-04.truth.json"))
+        let untruthed = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast,accurate", "--json"])
+        let other = try #require(try JSONSerialization.jsonObject(with: Data(untruthed.standardOutput.utf8)) as? [String: Any])
+        let pairwise = try #require(other["pairwise_cer"] as? [String: Double])
+        #expect((pairwise["fast vs accurate"] ?? 1) < 0.05)
+
+        let unknown = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast,nope"])
+        #expect(unknown.status != 0 && unknown.standardError.contains("known recognizers: accurate, fast"))
     }
 
     @Test("Bad inputs fail one by one with clear errors and exit 1, while good photos in the same run succeed")
