@@ -142,6 +142,27 @@ struct CommandLineTests {
         #expect(unknown.status != 0 && unknown.standardError.contains("known recognizers: accurate, fast"))
     }
 
+    @Test("calibrate fits a map per recognizer on half the photos and scores it on the other half")
+    func calibrate() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let corpus = Paths.packageRoot.appendingPathComponent("Calibration/corpus")
+        for name in ["card-04.jpg", "card-04.truth.json", "card-05.jpg", "card-05.truth.json"] {
+            try FileManager.default.copyItem(at: corpus.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let out = folder.appendingPathComponent("confidence")
+        let output = try DocScanTool.run(["calibrate", folder.path, "--recognizers", "fast", "--out", out.path])
+        #expect(output.status == 0, "stderr: \(output.standardError)")
+        let data = try Data(contentsOf: out.appendingPathComponent("fast.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["recognizer"] as? String == "fast")
+        #expect((object["fitted_words"] as? Int ?? 0) > 5 && (object["held_out_words"] as? Int ?? 0) > 5, "\(object)")
+        let map = try #require(object["map"] as? [String: [Double]])
+        let values = try #require(map["values"])
+        #expect(!values.isEmpty && zip(values, values.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(values.allSatisfy { (0...1).contains($0) })
+    }
+
     @Test("Bad inputs fail one by one with clear errors and exit 1, while good photos in the same run succeed")
     func badInputs() throws {
         let folder = try Paths.temporaryFolder()
