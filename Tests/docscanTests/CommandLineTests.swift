@@ -51,6 +51,16 @@ enum Paths {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// A new temporary folder holding copies of these files of the calibration corpus.
+    static func folder(withCorpusFiles names: [String]) throws -> URL {
+        let folder = try temporaryFolder()
+        let corpus = packageRoot.appendingPathComponent("Calibration/corpus")
+        for name in names {
+            try FileManager.default.copyItem(at: corpus.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        return folder
+    }
 }
 
 func decodeReports(_ output: String) throws -> [ScanReport] {
@@ -113,12 +123,8 @@ struct CommandLineTests {
 
     @Test("compare reads the same pages with each recognizer and scores them against the truth, or each other")
     func compare() throws {
-        let folder = try Paths.temporaryFolder()
+        let folder = try Paths.folder(withCorpusFiles: ["card-04.jpg", "card-04.truth.json"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let corpus = Paths.packageRoot.appendingPathComponent("Calibration/corpus")
-        for name in ["card-04.jpg", "card-04.truth.json"] {
-            try FileManager.default.copyItem(at: corpus.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
         let output = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast,accurate", "--json"])
         #expect(output.status == 0, "stderr: \(output.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
@@ -144,12 +150,8 @@ struct CommandLineTests {
 
     @Test("calibrate fits a map per recognizer on half the photos and scores it on the other half")
     func calibrate() throws {
-        let folder = try Paths.temporaryFolder()
+        let folder = try Paths.folder(withCorpusFiles: ["card-04.jpg", "card-04.truth.json", "card-05.jpg", "card-05.truth.json"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let corpus = Paths.packageRoot.appendingPathComponent("Calibration/corpus")
-        for name in ["card-04.jpg", "card-04.truth.json", "card-05.jpg", "card-05.truth.json"] {
-            try FileManager.default.copyItem(at: corpus.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
         let out = folder.appendingPathComponent("confidence")
         let output = try DocScanTool.run(["calibrate", folder.path, "--recognizers", "fast", "--out", out.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")
