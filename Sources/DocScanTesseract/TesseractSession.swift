@@ -226,10 +226,12 @@ struct PageReader {
     /// The character height (pixels) small print is enlarged to for `accurate`'s extra reading.
     static let enlargedGlyphHeight = 24.0
 
-    /// `accurate` reads the page more than one way, unless the first reading is settled, and keeps the reading with the most confident text: the page as
-    /// one block of text (which survives forms and receipts whose layout analysis loses lines) and, where the
-    /// characters are small, the page enlarged so that they are about ``enlargedGlyphHeight`` pixels tall. Returns
-    /// the blocks in `pixels` coordinates, and which rendering won when it was not the first reading.
+    /// Unless the first reading is settled, `accurate` reads the page more ways and keeps the reading with the most
+    /// ``evidence(_:)``: as one block of text (which survives forms and receipts whose layout analysis loses lines),
+    /// the same with faint print darkened, and, where the characters are small, enlarged so that they are about
+    /// ``enlargedGlyphHeight`` pixels tall (as laid out, and as one darkened block). Another reading must beat the
+    /// kept one by 5% of its evidence. Returns the blocks in `pixels` coordinates, and which rendering won when it was
+    /// not the first reading.
     func bestReading(
         _ first: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, resolution: Double?, region: Rect?,
         choices: Bool
@@ -261,7 +263,7 @@ struct PageReader {
                     try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
                     by: 1 / factor))
             let evidence = Self.evidence(blocks)
-            if evidence > best.evidence * 1.05 { best = (blocks, rendering.name, evidence) }
+            if evidence > best.evidence + 0.05 * abs(best.evidence) { best = (blocks, rendering.name, evidence) }
         }
         return (best.blocks, best.rendering)
     }
