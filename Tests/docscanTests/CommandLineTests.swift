@@ -143,6 +143,10 @@ struct CommandLineTests {
         let other = try #require(try JSONSerialization.jsonObject(with: Data(untruthed.standardOutput.utf8)) as? [String: Any])
         let pairwise = try #require(other["pairwise_cer"] as? [String: Double])
         #expect((pairwise["fast vs accurate"] ?? 1) < 0.05)
+        // Lines read differently are listed with the other recognizer's closest line; identical readings list none.
+        let disagreements = other["disagreements"] as? [[String: Any]] ?? []
+        if pairwise["fast vs accurate"] == 0 { #expect(disagreements.isEmpty, "\(disagreements)") }
+        for disagreement in disagreements { #expect(disagreement["fast"] as? String != disagreement["accurate"] as? String) }
 
         let unknown = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast,nope"])
         #expect(unknown.status != 0 && unknown.standardError.contains("known recognizers: accurate, fast"))

@@ -55,6 +55,7 @@ struct Compare: AsyncParsableCommand {
         let scanner = DocumentScanner()
         var tallies = recognizerIDs.map { RecognizerTally(id: $0) }
         var agreements: [String: [Double]] = [:]
+        var disagreements: [Disagreement] = []
         let photos = PhotoList.expand(paths)
         guard !photos.isEmpty else { throw ValidationError("no photo found in \(paths.joined(separator: ", "))") }
         let progress = ProgressBar(total: photos.count * readers.count)
@@ -101,6 +102,12 @@ struct Compare: AsyncParsableCommand {
                             guard let other = readings[b][index] else { continue }
                             agreements[key, default: []].append(
                                 TextErrorRate.characters(page.text, truth: other.text).rate)
+                            for (mine, theirs) in Self.disagreeingLines(page, other) {
+                                disagreements.append(
+                                    Disagreement(
+                                        photo: photo, page: index, recognizers: (recognizerIDs[a], recognizerIDs[b]),
+                                        lines: (mine, theirs)))
+                            }
                         }
                     }
                 }
@@ -112,12 +119,50 @@ struct Compare: AsyncParsableCommand {
             let rows = tallies.map(\.summary)
             var object: [String: Any] = ["recognizers": rows]
             if !agreements.isEmpty { object["pairwise_cer"] = agreements.mapValues { $0.reduce(0, +) / Double($0.count) } }
+            if !disagreements.isEmpty { object["disagreements"] = disagreements.map(\.json) }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
             print(String(decoding: data, as: UTF8.self))
         } else {
             printTable(tallies, agreements: agreements)
+            for disagreement in disagreements.prefix(Self.printedDisagreements) { print(disagreement.line) }
+            if disagreements.count > Self.printedDisagreements {
+                print("… and \(disagreements.count - Self.printedDisagreements) more lines read differently (--json lists all)")
+            }
         }
         if tallies.contains(where: { !$0.failures.isEmpty }) { throw ExitCode.failure }
+    }
+
+    /// Lines shown in the table output where two recognizers read differently.
+    static let printedDisagreements = 20
+
+    /// A line one recognizer read differently from another, on a page without truth.
+    struct Disagreement {
+        var photo: String
+        var page: Int
+        var recognizers: (String, String)
+        var lines: (String, String)
+
+        var line: String {
+            "\(photo) page \(page): \(recognizers.0) \"\(lines.0)\" | \(recognizers.1) \"\(lines.1)\""
+        }
+
+        var json: [String: Any] {
+            ["photo": photo, "page": page, recognizers.0: lines.0, recognizers.1: lines.1]
+        }
+    }
+
+    /// Each line of `a` that `b` did not read the same (after normalisation), with `b`'s closest line (by CER; empty
+    /// when `b` read nothing there).
+    static func disagreeingLines(_ a: RecognizedPage, _ b: RecognizedPage) -> [(String, String)] {
+        let theirs = b.lines.map(\.text)
+        let normalized = Set(theirs.map { TextErrorRate.normalize($0) })
+        return a.lines.map(\.text).compactMap { mine in
+            guard !normalized.contains(TextErrorRate.normalize(mine)) else { return nil }
+            let closest = theirs.min {
+                TextErrorRate.characters($0, truth: mine).rate < TextErrorRate.characters($1, truth: mine).rate
+            }
+            return (mine, closest ?? "")
+        }
     }
 
     /// The truth file of a photo: in --truth DIR first, then beside the photo.
