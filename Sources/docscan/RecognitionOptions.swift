@@ -43,6 +43,11 @@ struct RecognitionOptions: ParsableArguments {
         _ = try request()
     }
 
+    /// The ids of a comma-separated `--recognizers` list, spaces trimmed and empty entries dropped.
+    static func ids(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     /// The registry of recognizers this run can use.
     func registry() -> RecognizerRegistry {
         let models = TesseractModelLocator(explicitFolder: tessdata.map { URL(fileURLWithPath: $0) })

@@ -44,7 +44,7 @@ struct Calibrate: AsyncParsableCommand {
 
     func run() async throws {
         let registry = recognition.registry()
-        let ids = recognizers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let ids = RecognitionOptions.ids(recognizers)
         guard !ids.isEmpty else { throw ValidationError("--recognizers needs at least one id") }
         let readers = try ids.map { try registry.recognizer($0) }
         let request = try recognition.request()

@@ -44,9 +44,7 @@ struct Compare: AsyncParsableCommand {
         }
     }
 
-    var recognizerIDs: [String] {
-        recognizers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
+    var recognizerIDs: [String] { RecognitionOptions.ids(recognizers) }
 
     func run() async throws {
         let registry = recognition.registry()

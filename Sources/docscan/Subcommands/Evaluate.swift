@@ -28,7 +28,7 @@ struct Evaluate: AsyncParsableCommand {
 
     func run() async throws {
         var options = DocumentScanner.Options()
-        let recognizerIDs = recognizers?.split(separator: ",").map(String.init) ?? []
+        let recognizerIDs = recognizers.map(RecognitionOptions.ids) ?? []
         options.correctsLighting = !recognizerIDs.isEmpty
         let scanner = DocumentScanner(options: options)
         let registry = recognition.registry()
