@@ -129,7 +129,11 @@ ds_status ds_flatten_illumination(const ds_image *image, ds_light_mode mode, ds_
         // Light print on dark paper is flattened as its negative; people get their dark paper back, a recognizer and
         // the black-and-white rendering keep dark print on white.
         const bool inverted = isLightOnDark(work);
-        if (inverted) cv::bitwise_not(work, work);
+        if (inverted) {
+            cv::Mat negative;  // never in place: `work` may share the caller's pixels
+            cv::bitwise_not(work, negative);
+            work = negative;
+        }
         const bool restoresPolarity = inverted && (mode == DS_LIGHT_COLOR || mode == DS_LIGHT_GRAY);
         double inkLevel = 0;
         cv::Mat background;
