@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "DocScanRecognition", dependencies: ["DocScanGeometry"]),
         .target(name: "DocScan", dependencies: ["CDocScanShim", "DocScanGeometry", "DocScanRecognition"]),
         .target(name: "DocScanTesseract", dependencies: ["CTesseract", "DocScanRecognition"]),
-        .target(name: "DocScanMetrics", dependencies: ["DocScan"]),
+        .target(name: "DocScanMetrics", dependencies: ["DocScan", "DocScanRecognition"]),
         .executableTarget(
             name: "docscan",
             dependencies: [

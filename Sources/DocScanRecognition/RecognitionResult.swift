@@ -1,18 +1,23 @@
 import DocScanGeometry
 
-/// A confidence as a recognizer reports it: a probability-like value in 0...1, and the engine's own number.
+/// A confidence as a recognizer reports it: a probability-like value in 0...1, and the engine's own number; for
+/// words, also the calibrated probability that the word is exactly right, when a calibration is known.
 ///
-/// Both are nil when the engine gives none; DocScan never makes one up.
+/// A result has no confidence at all when the engine gives none; DocScan never makes one up.
 public struct Confidence: Sendable, Codable, Equatable {
     /// The confidence mapped to 0...1 (for Tesseract, its 0–100 percentage divided by 100).
     public var value: Double
     /// The number as the engine reported it.
     public var native: Double
+    /// The probability that the word is exactly right, from the recognizer's ``ConfidenceCalibration``; nil when
+    /// the recognizer has none (see ``CalibratedRecognizer``) and on lines and glyphs.
+    public var calibrated: Double?
 
     /// Creates a confidence from the engine's number and its 0...1 mapping.
-    public init(value: Double, native: Double) {
+    public init(value: Double, native: Double, calibrated: Double? = nil) {
         self.value = min(1, max(0, value))
         self.native = native
+        self.calibrated = calibrated
     }
 }
 
@@ -172,11 +177,13 @@ public struct RecognitionProvenance: Sendable, Codable, Equatable {
     public var resolution: Double?
     /// Milliseconds per stage (`prepare`, `recognize`, `extract`, ...).
     public var timingsMilliseconds: [String: Double]
+    /// Where the calibration of the word confidences came from, when they were calibrated.
+    public var confidenceCalibration: String?
 
     public init(
         recognizer: String, backend: String, version: String, models: [String], level: RecognitionLevel,
         levelMapping: String, orientationQuarterTurns: Int? = nil, resolution: Double? = nil,
-        timingsMilliseconds: [String: Double] = [:]
+        timingsMilliseconds: [String: Double] = [:], confidenceCalibration: String? = nil
     ) {
         self.recognizer = recognizer
         self.backend = backend
@@ -187,11 +194,13 @@ public struct RecognitionProvenance: Sendable, Codable, Equatable {
         self.orientationQuarterTurns = orientationQuarterTurns
         self.resolution = resolution
         self.timingsMilliseconds = timingsMilliseconds
+        self.confidenceCalibration = confidenceCalibration
     }
 
     enum CodingKeys: String, CodingKey {
         case recognizer, backend, version, models, level, levelMapping = "level_mapping"
         case orientationQuarterTurns = "orientation_quarter_turns", resolution, timingsMilliseconds = "timings_ms"
+        case confidenceCalibration = "confidence_calibration"
     }
 }
 

@@ -39,6 +39,13 @@ struct RecognitionOptions: ParsableArguments {
     @Option(help: "Folder of Tesseract models (*.traineddata), searched before the standard places.", completion: .directory)
     var tessdata: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Folder of confidence calibrations (ID.json, from `docscan calibrate`).",
+            discussion: "Default: Calibration/confidence of the DocScan checkout docscan was built in."),
+        completion: .directory)
+    var calibration: String?
+
     func validate() throws {
         _ = try request()
     }
@@ -48,10 +55,33 @@ struct RecognitionOptions: ParsableArguments {
         list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// The registry of recognizers this run can use.
-    func registry() -> RecognizerRegistry {
+    /// The registry of recognizers this run can use; with `calibrated`, each recognizer that has a calibration
+    /// file in `--calibration` (or the shipped folder) reports calibrated word confidences too.
+    /// - Throws: when `--calibration` is not a folder or one of its files is not a calibration.
+    func registry(calibrated: Bool = true) throws -> RecognizerRegistry {
         let models = TesseractModelLocator(explicitFolder: tessdata.map { URL(fileURLWithPath: $0) })
-        return RecognizerRegistry(TesseractRecognizer.standard(models: models))
+        let recognizers: [any TextRecognizer] = TesseractRecognizer.standard(models: models)
+        guard calibrated else { return RecognizerRegistry(recognizers) }
+        let folder: URL
+        if let calibration {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: calibration, isDirectory: &isDirectory), isDirectory.boolValue
+            else { throw ValidationError("--calibration \(calibration) is not a folder") }
+            folder = URL(fileURLWithPath: calibration)
+        } else if let shipped = StoredCalibration.shippedFolder {
+            folder = shipped
+        } else {
+            return RecognizerRegistry(recognizers)
+        }
+        return RecognizerRegistry(
+            try recognizers.map { recognizer -> any TextRecognizer in
+                guard let (stored, file) = try StoredCalibration.load(id: recognizer.descriptor.id, from: folder) else {
+                    return recognizer
+                }
+                return CalibratedRecognizer(
+                    recognizer, calibration: stored.map,
+                    source: "\(file.path) (fitted on \(stored.fittedWords) words, \(stored.name) \(stored.version))")
+            })
     }
 
     /// The request the options describe.

@@ -1,4 +1,5 @@
 import DocScanMetrics
+import DocScanRecognition
 import Foundation
 import Testing
 

@@ -6,9 +6,16 @@ import Testing
 
 /// A recognizer with no capabilities, to test what the host does around any recognizer.
 struct PlainRecognizer: TextRecognizer {
+    /// The confidence of the one word it reads (0...1), or none.
+    var wordConfidence: Double? = nil
+
     struct Session: RecognitionSession {
+        var wordConfidence: Double?
+
         func recognize(_ page: PageImage, request: RecognitionRequest) async throws(RecognitionError) -> RecognizedPage {
-            let word = RecognizedWord(text: "hello", confidence: nil, box: Rect(x: 10, y: 10, width: 40, height: 10))
+            let word = RecognizedWord(
+                text: "hello", confidence: wordConfidence.map { Confidence(value: $0, native: $0 * 100) },
+                box: Rect(x: 10, y: 10, width: 40, height: 10))
             let line = RecognizedLine(text: "hello", confidence: nil, box: word.box, words: [word])
             return RecognizedPage(
                 width: page.width, height: page.height, blocks: [RecognizedBlock(box: word.box, lines: [line])],
@@ -21,7 +28,9 @@ struct PlainRecognizer: TextRecognizer {
             id: "plain", name: "Plain", version: "1", model: "none", languages: ["eng"], levels: [.fast],
             defaultLevel: .fast, capabilities: .init())
     }
-    func prepare(for request: RecognitionRequest) async throws(RecognitionError) -> any RecognitionSession { Session() }
+    func prepare(for request: RecognitionRequest) async throws(RecognitionError) -> any RecognitionSession {
+        Session(wordConfidence: wordConfidence)
+    }
 }
 
 @Suite("Recognition model")
@@ -54,6 +63,23 @@ struct RecognitionModelTests {
         let result = try await PlainRecognizer().recognize(input, request: RecognitionRequest())
         #expect(result.lines[0].confidence == nil && result.words[0].confidence == nil)
         #expect(result.words[0].photoQuad?.topLeft == Point(x: 110, y: 210))
+    }
+
+    @Test("a calibrated recognizer adds the calibrated value beside the raw one, and says where the map came from")
+    func calibratedConfidence() async throws {
+        let map = ConfidenceCalibration(thresholds: [0, 0.5, 0.95], values: [0.1, 0.6, 0.9])
+        let recognizer = CalibratedRecognizer(PlainRecognizer(wordConfidence: 0.8), calibration: map, source: "test map")
+        #expect(recognizer.descriptor == PlainRecognizer().descriptor)
+        let result = try await recognizer.recognize(page, request: RecognitionRequest())
+        let confidence = try #require(result.words[0].confidence)
+        #expect(confidence.value == 0.8 && confidence.native == 80 && confidence.calibrated == 0.6)
+        #expect(result.provenance.confidenceCalibration == "test map")
+        let json = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
+        #expect(json.contains("\"calibrated\":0.6") && json.contains("\"confidence_calibration\":\"test map\""))
+        // No confidence, nothing to calibrate: none is made up.
+        let none = try await CalibratedRecognizer(PlainRecognizer(), calibration: map, source: "test map")
+            .recognize(page, request: RecognitionRequest())
+        #expect(none.words[0].confidence == nil)
     }
 
     @Test("bad requests and pages are refused with a reason")

@@ -28,22 +28,8 @@ struct Calibrate: AsyncParsableCommand {
     @OptionGroup(title: "Recognition")
     var recognition: RecognitionOptions
 
-    /// A fitted calibration and how it was made, as stored in `OUT/ID.json`.
-    struct StoredCalibration: Codable {
-        var recognizer: String
-        var name: String
-        var version: String
-        var model: String
-        var level: String
-        var fittedWords: Int
-        var heldOutWords: Int
-        var heldOutECERaw: Double
-        var heldOutECECalibrated: Double
-        var map: ConfidenceCalibration
-    }
-
     func run() async throws {
-        let registry = recognition.registry()
+        let registry = try recognition.registry(calibrated: false)
         let ids = RecognitionOptions.ids(recognizers)
         guard !ids.isEmpty else { throw ValidationError("--recognizers needs at least one id") }
         let readers = try ids.map { try registry.recognizer($0) }
@@ -91,11 +77,8 @@ struct Calibrate: AsyncParsableCommand {
                 recognizer: descriptor.id, name: descriptor.name, version: descriptor.version, model: descriptor.model,
                 level: descriptor.defaultLevel.rawValue, fittedWords: fitting[i].scoredWords.count,
                 heldOutWords: test.count, heldOutECERaw: raw, heldOutECECalibrated: calibrated, map: map)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.keyEncodingStrategy = .convertToSnakeCase
             let file = URL(fileURLWithPath: out).appendingPathComponent("\(descriptor.id).json")
-            try encoder.encode(stored).write(to: file, options: .atomic)
+            try StoredCalibration.encoder().encode(stored).write(to: file, options: .atomic)
             print(
                 descriptor.id.padding(toLength: 12, withPad: " ", startingAt: 0)
                     + String(format: " %12d  %14d  %16.4f  %10.4f", stored.fittedWords, test.count, raw, calibrated))

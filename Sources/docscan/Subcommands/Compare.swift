@@ -47,7 +47,7 @@ struct Compare: AsyncParsableCommand {
     var recognizerIDs: [String] { RecognitionOptions.ids(recognizers) }
 
     func run() async throws {
-        let registry = recognition.registry()
+        let registry = try recognition.registry()
         let readers = try recognizerIDs.map { try registry.recognizer($0) }
         let request = try recognition.request()
         let scanner = DocumentScanner()

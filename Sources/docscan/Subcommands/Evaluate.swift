@@ -31,7 +31,7 @@ struct Evaluate: AsyncParsableCommand {
         let recognizerIDs = recognizers.map(RecognitionOptions.ids) ?? []
         options.correctsLighting = !recognizerIDs.isEmpty
         let scanner = DocumentScanner(options: options)
-        let registry = recognition.registry()
+        let registry = try recognition.registry()
         let readers = try recognizerIDs.map { try registry.recognizer($0) }
         let request = try recognition.request()
         var text = TextTally()

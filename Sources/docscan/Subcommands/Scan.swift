@@ -81,7 +81,7 @@ struct Scan: AsyncParsableCommand {
         let writer = PageWriter(folder: URL(fileURLWithPath: out), inputs: photos.map { URL(fileURLWithPath: $0) })
         var reader: PageTextReader?
         if !noOCR {
-            let registry = recognition.registry()
+            let registry = try recognition.registry()
             reader = PageTextReader(
                 recognizer: try registry.recognizer(recognition.recognizer), request: try recognition.request())
         }

@@ -1,3 +1,4 @@
+import DocScanRecognition
 import Foundation
 
 /// One recognized word's raw confidence (0...1) and whether the word was exactly right.
@@ -42,22 +43,7 @@ public enum CalibrationError {
     }
 }
 
-/// A monotonic map from a recognizer's raw word confidence to the probability that the word is exactly right, fitted
-/// by isotonic regression (pool adjacent violators) and stored as a step function.
-public struct ConfidenceCalibration: Sendable, Equatable, Codable {
-    /// Raw confidences at which the calibrated value steps, ascending: `thresholds[i]` is the smallest raw confidence
-    /// of step `i`.
-    public var thresholds: [Double]
-    /// The calibrated probability of each step, non-decreasing.
-    public var values: [Double]
-
-    /// Creates a step function from its steps.
-    public init(thresholds: [Double], values: [Double]) {
-        precondition(thresholds.count == values.count, "one value per threshold")
-        self.thresholds = thresholds
-        self.values = values
-    }
-
+extension ConfidenceCalibration {
     /// Fits the map to `words`. The result is non-decreasing in the raw confidence; with no words it is the identity
     /// (no steps).
     public init(fitting words: [ScoredWord]) {
@@ -76,17 +62,5 @@ public struct ConfidenceCalibration: Sendable, Equatable, Codable {
             }
         }
         self.init(thresholds: blocks.map(\.start), values: blocks.map { $0.correct / $0.count })
-    }
-
-    /// The calibrated probability for a raw confidence: the value of the last step at or below it (the first step's
-    /// value below all steps); the raw value itself when the map has no steps.
-    public func calibrated(_ confidence: Double) -> Double {
-        guard !thresholds.isEmpty else { return confidence }
-        var low = 0, high = thresholds.count
-        while low < high {
-            let middle = (low + high) / 2
-            if thresholds[middle] <= confidence { low = middle + 1 } else { high = middle }
-        }
-        return values[max(0, low - 1)]
     }
 }
