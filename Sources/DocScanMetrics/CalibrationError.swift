@@ -23,8 +23,28 @@ public struct ScoredWord: Sendable, Equatable, Codable {
 public enum CalibrationError {
     /// The ECE of `words` over `bins` bins (0 for no words).
     public static func expected(_ words: [ScoredWord], bins: Int = 10) -> Double {
-        precondition(bins > 0, "at least one bin")
         guard !words.isEmpty else { return 0 }
+        let total = reliability(words, bins: bins).reduce(0.0) { sum, bin in
+            sum + Double(bin.count) * abs(bin.meanConfidence - bin.accuracy)
+        }
+        return total / Double(words.count)
+    }
+
+    /// One bin of a reliability diagram: the words whose confidence falls in `range`.
+    public struct Bin: Sendable, Equatable {
+        /// The confidences the bin holds (the last bin includes 1).
+        public var range: ClosedRange<Double>
+        /// How many words fall in it.
+        public var count: Int
+        /// Their mean confidence (0 when empty).
+        public var meanConfidence: Double
+        /// The share of them that are right (0 when empty).
+        public var accuracy: Double
+    }
+
+    /// The `bins` equal-width confidence bins of a reliability diagram, empty ones included.
+    public static func reliability(_ words: [ScoredWord], bins: Int = 10) -> [Bin] {
+        precondition(bins > 0, "at least one bin")
         var count = [Int](repeating: 0, count: bins)
         var confidence = [Double](repeating: 0, count: bins)
         var correct = [Int](repeating: 0, count: bins)
@@ -34,12 +54,12 @@ public enum CalibrationError {
             confidence[bin] += word.confidence
             correct[bin] += word.isCorrect ? 1 : 0
         }
-        var total = 0.0
-        for bin in 0..<bins where count[bin] > 0 {
-            let n = Double(count[bin])
-            total += n * abs(confidence[bin] / n - Double(correct[bin]) / n)
+        return (0..<bins).map { bin in
+            let n = Double(max(1, count[bin]))
+            return Bin(
+                range: Double(bin) / Double(bins)...Double(bin + 1) / Double(bins), count: count[bin],
+                meanConfidence: confidence[bin] / n, accuracy: Double(correct[bin]) / n)
         }
-        return total / Double(words.count)
     }
 }
 

@@ -70,4 +70,43 @@ struct MetricsTests {
         #expect(calibrated < raw / 3, "raw \(raw), calibrated \(calibrated)")
         #expect(zip(map.values, map.values.dropFirst()).allSatisfy { $0 <= $1 })
     }
+
+    @Test("word differences by hand: the fewest edits, matches as early as they can be, substitutions as missing then extra")
+    func wordDifferences() {
+        // Truth "the quick brown fox", read "the quack brown brown fox": one substitution, one insertion.
+        let fox = WordDifference.between("the quack brown brown fox", truth: "the  quick\nbrown fox")
+        #expect(fox == [.same("the"), .missing("quick"), .extra("quack"), .same("brown"), .extra("brown"), .same("fox")])
+        #expect(WordDifference.between("", truth: "a b") == [.missing("a"), .missing("b")])
+        #expect(WordDifference.between("a b", truth: "") == [.extra("a"), .extra("b")])
+        #expect(WordDifference.between("", truth: "").isEmpty)
+        // The edits shown are the edits counted by WER.
+        let reading = "Total 12.50 EUR paid by card", truth = "TOTAL 12.50 EUR paid with card today"
+        let steps = WordDifference.between(reading, truth: truth)
+        var edits = 0
+        for (n, step) in steps.enumerated() {
+            switch step {
+            case .same: continue
+            case .missing: edits += 1
+            case .extra:
+                // The read half of a substitution is the same edit as the missing word before it.
+                if n > 0, case .missing = steps[n - 1] { continue }
+                edits += 1
+            }
+        }
+        #expect(edits == TextErrorRate.words(reading, truth: truth).edits)
+    }
+
+    @Test("reliability bins by hand")
+    func reliabilityBins() {
+        let words = [(0.05, false), (0.15, true), (0.95, true), (0.97, false), (1.0, true)].map {
+            ScoredWord(confidence: $0.0, isCorrect: $0.1)
+        }
+        let bins = CalibrationError.reliability(words, bins: 2)
+        #expect(bins.map(\.count) == [2, 3])
+        #expect(abs(bins[0].meanConfidence - 0.1) < 1e-12 && bins[0].accuracy == 0.5)
+        #expect(abs(bins[1].meanConfidence - 2.92 / 3) < 1e-12 && abs(bins[1].accuracy - 2.0 / 3) < 1e-12)
+        // ECE = (2 · |0.1 − 0.5| + 3 · |2.92/3 − 2/3|) / 5 = (0.8 + 0.92) / 5
+        #expect(abs(CalibrationError.expected(words, bins: 2) - 0.344) < 1e-12)
+        #expect(CalibrationError.reliability([], bins: 3).map(\.count) == [0, 0, 0])
+    }
 }

@@ -125,8 +125,11 @@ struct CommandLineTests {
     func compare() throws {
         let folder = try Paths.folder(withCorpusFiles: ["card-04.jpg", "card-04.truth.json"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast,accurate", "--json"])
+        let report = folder.appendingPathComponent("report")
+        let output = try DocScanTool.run(
+            ["compare", folder.path, "--recognizers", "fast,accurate", "--json", "--report", report.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")
+        try checkReport(report, pages: 1, recognizers: ["fast", "accurate"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         let rows = try #require(object["recognizers"] as? [[String: Any]])
         #expect(rows.compactMap { $0["recognizer"] as? String } == ["fast", "accurate"])
@@ -136,6 +139,7 @@ struct CommandLineTests {
             #expect((row["word_f1"] as? Double ?? 0) > 0.9, "\(row)")
             let ece = try #require(row["ece"] as? Double)
             #expect(ece >= 0 && ece <= 1)
+            #expect((row["peak_mb"] as? Double ?? 0) > 1, "the recognizer's memory is measured: \(row)")
         }
         // Without truth the recognizers are compared with each other.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("card-04.truth.json"))
@@ -150,6 +154,13 @@ struct CommandLineTests {
 
         let unknown = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast,nope"])
         #expect(unknown.status != 0 && unknown.standardError.contains("known recognizers: accurate, fast"))
+        // A report folder with someone else's index.html is left alone.
+        let foreign = folder.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data("<html>mine</html>".utf8).write(to: foreign.appendingPathComponent("index.html"))
+        let refused = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast", "--report", foreign.path])
+        #expect(refused.status != 0 && refused.standardError.contains("was not written by docscan compare"))
+        #expect(try String(contentsOf: foreign.appendingPathComponent("index.html"), encoding: .utf8) == "<html>mine</html>")
     }
 
     @Test("calibrate fits a map per recognizer on half the photos and scores it on the other half")

@@ -14,8 +14,11 @@ struct Compare: AsyncParsableCommand {
             `docscan scan --json` output: {"pages": [{"quad": [[x,y],...], "text": "..."}]}. Pages are matched by \
             outline overlap when the truth has outlines, else in order; a true page with no match reads as empty. \
             A word counts as right when it occurs in the true text (each true word once); ECE compares word \
-            confidences with how often such words are right, over ten bins. Without truth, the recognizers are \
-            compared with each other (CER of one reading against another).
+            confidences with how often such words are right, over ten bins; ECE cal does the same with the \
+            calibrated confidences, for recognizers with a calibration file (see `docscan calibrate`). Peak MB is how \
+            far the process's resident memory rose above its level when the recognizer started on a photo (its \
+            models load on the first; Linux only). Without truth, the recognizers are compared with each other (CER \
+            of one reading against another).
             """
     )
 
@@ -27,6 +30,11 @@ struct Compare: AsyncParsableCommand {
 
     @Option(help: "Folder of NAME.truth.json files, looked up before the photo's own folder.", completion: .directory)
     var truth: String?
+
+    @Option(
+        help: "Write an HTML report to this folder (created if missing): pages with each recognizer's word boxes, texts against the truth, reliability diagrams.",
+        completion: .directory)
+    var report: String?
 
     @Flag(help: "Print the table as JSON.")
     var json = false
@@ -56,6 +64,7 @@ struct Compare: AsyncParsableCommand {
         var disagreements: [Disagreement] = []
         let photos = PhotoList.expand(paths)
         guard !photos.isEmpty else { throw ValidationError("no photo found in \(paths.joined(separator: ", "))") }
+        var htmlReport = try report.map { try ComparisonReport(folder: URL(fileURLWithPath: $0), recognizers: recognizerIDs) }
         let progress = ProgressBar(total: photos.count * readers.count)
         var done = 0
         for photo in photos {
@@ -66,12 +75,20 @@ struct Compare: AsyncParsableCommand {
             } catch {
                 FileHandle.standardError.write(Data("docscan: \(photo): \(error.message)\n".utf8))
                 for i in tallies.indices { tallies[i].failures.append("\(photo): \(error.message)") }
+                htmlReport?.add(photo: photo, failure: error.message)
                 continue
             }
             let truthPages = try truthFile(for: url).map { try GroundTruth(contentsOf: $0).pages }
             var readings: [[Int: RecognizedPage]] = []
+            var outcomesByRecognizer: [[Int: Result<RecognizedPage, RecognitionError>]] = []
             for (i, reader) in readers.enumerated() {
+                let measuresMemory = ResidentMemory.resetPeak()
+                let residentBefore = ResidentMemory.current
                 let outcomes = await PageTextReader(recognizer: reader, request: request).readTimed(scanned.pages)
+                if measuresMemory, let residentBefore, let peak = ResidentMemory.peak {
+                    tallies[i].peakAddedBytes = max(tallies[i].peakAddedBytes ?? 0, peak - residentBefore)
+                }
+                outcomesByRecognizer.append(outcomes.mapValues(\.result))
                 var pages: [Int: RecognizedPage] = [:]
                 for (index, outcome) in outcomes {
                     switch outcome.result {
@@ -91,6 +108,17 @@ struct Compare: AsyncParsableCommand {
                 readings.append(pages)
                 done += 1
                 progress.update(done: done, label: "\(url.lastPathComponent) \(recognizerIDs[i])")
+            }
+            if htmlReport != nil {
+                let matches = truthPages.map { TruthMatch.pair(scanned.pages, with: $0) } ?? []
+                try htmlReport?.add(
+                    photo: photo,
+                    pages: scanned.pages.map { page in
+                        ComparisonReport.PageEntry(
+                            page: page, truth: truthPages == nil ? nil : matches.first { $0.page?.index == page.index }?.truth.text ?? "",
+                            outcomes: outcomesByRecognizer.map { $0[page.index] })
+                    },
+                    unmatchedTruthPages: matches.filter { $0.page == nil && $0.truth.text != nil }.count)
             }
             if truthPages == nil {
                 for a in readings.indices {
@@ -113,6 +141,10 @@ struct Compare: AsyncParsableCommand {
         }
         progress.finish()
         for reader in readers { await reader.shutdown() }
+        if let htmlReport {
+            let index = try htmlReport.write(summary: tallies, pairwiseCER: agreements.mapValues { $0.reduce(0, +) / Double($0.count) })
+            FileHandle.standardError.write(Data("docscan: report written to \(index.path)\n".utf8))
+        }
         if json {
             let rows = tallies.map(\.summary)
             var object: [String: Any] = ["recognizers": rows]
@@ -174,7 +206,7 @@ struct Compare: AsyncParsableCommand {
     }
 
     func printTable(_ tallies: [RecognizerTally], agreements: [String: [Double]]) {
-        print("recognizer      pages   CER      WER      word F1  median ms  mean conf  ECE      errors")
+        print("recognizer      pages   CER      WER      word F1  median ms  peak MB  mean conf  ECE    ECE cal  errors")
         for tally in tallies {
             let s = tally.summary
             func percent(_ key: String) -> String {
@@ -186,8 +218,10 @@ struct Compare: AsyncParsableCommand {
             print(
                 tally.id.padding(toLength: 15, withPad: " ", startingAt: 0)
                     + String(format: " %5d  ", tally.pagesRead) + percent("cer") + "  " + percent("wer") + "  "
-                    + percent("word_f1") + "  " + number("median_ms", "%9.0f") + "  " + percent("mean_confidence")
-                    + "    " + number("ece", "%.3f") + "    " + "\(tally.failures.count)")
+                    + percent("word_f1") + "  " + number("median_ms", "%9.0f") + "  " + number("peak_mb", "%7.0f") + "  "
+                    + percent("mean_confidence") + "  " + number("ece", "%.3f").padding(toLength: 5, withPad: " ", startingAt: 0)
+                    + "  " + number("calibrated_ece", "%.3f").padding(toLength: 7, withPad: " ", startingAt: 0) + "  "
+                    + "\(tally.failures.count)")
         }
         for (pair, rates) in agreements.sorted(by: { $0.key < $1.key }) {
             print(String(format: "%@: mean CER of one reading against the other %.2f%% over %d pages", pair, 100 * rates.reduce(0, +) / Double(rates.count), rates.count))
@@ -206,6 +240,10 @@ struct RecognizerTally {
     var milliseconds: [Double] = []
     var confidences: [Double] = []
     var scoredWords: [ScoredWord] = []
+    /// The same words with their calibrated confidences, for recognizers that have a calibration.
+    var calibratedWords: [ScoredWord] = []
+    /// The most the process's resident memory rose above its level when this recognizer started on a photo.
+    var peakAddedBytes: Int?
     var failures: [String] = []
     var hasTruth = false
 
@@ -213,15 +251,8 @@ struct RecognizerTally {
     mutating func score(_ readings: [Int: RecognizedPage], of pages: [ScannedPage], against truth: [GroundTruth.Page]) {
         hasTruth = true
         let options = TextErrorRate.Normalization(ignoresRules: true)
-        for (n, truePage) in truth.enumerated() {
+        for (truePage, match) in TruthMatch.pair(pages, with: truth) {
             guard let trueText = truePage.text else { continue }
-            let match: ScannedPage?
-            if let quad = truePage.quad {
-                match = pages.max { $0.quad.intersectionOverUnion(quad) < $1.quad.intersectionOverUnion(quad) }
-                    .flatMap { $0.quad.intersectionOverUnion(quad) > 0.5 ? $0 : nil }
-            } else {
-                match = n < pages.count ? pages[n] : nil
-            }
             let reading = match.flatMap { readings[$0.index] }
             let text = reading?.text ?? ""
             pagesRead += 1
@@ -238,6 +269,9 @@ struct RecognizerTally {
                 let isCorrect = unused[normalized, default: 0] > 0
                 if isCorrect { unused[normalized]! -= 1 }
                 scoredWords.append(ScoredWord(confidence: confidence, isCorrect: isCorrect))
+                if let calibrated = word.confidence?.calibrated {
+                    calibratedWords.append(ScoredWord(confidence: calibrated, isCorrect: isCorrect))
+                }
             }
         }
     }
@@ -250,11 +284,25 @@ struct RecognizerTally {
             row["wer"] = words.rate
             row["word_f1"] = overlap.f1
             if !scoredWords.isEmpty { row["ece"] = CalibrationError.expected(scoredWords) }
+            if !calibratedWords.isEmpty { row["calibrated_ece"] = CalibrationError.expected(calibratedWords) }
         }
+        if let peakAddedBytes { row["peak_mb"] = Double(peakAddedBytes) / 1_048_576 }
         let sorted = milliseconds.sorted()
         if !sorted.isEmpty { row["median_ms"] = sorted[sorted.count / 2] }
         if !confidences.isEmpty { row["mean_confidence"] = confidences.reduce(0, +) / Double(confidences.count) }
         if !failures.isEmpty { row["failures"] = failures }
         return row
+    }
+}
+
+/// Which scanned page each true page of a photo is: the page whose outline overlaps the true quad most (IoU > 0.5)
+/// when the truth has quads, else the page in the same position.
+enum TruthMatch {
+    static func pair(_ pages: [ScannedPage], with truth: [GroundTruth.Page]) -> [(truth: GroundTruth.Page, page: ScannedPage?)] {
+        truth.enumerated().map { n, truePage in
+            guard let quad = truePage.quad else { return (truePage, n < pages.count ? pages[n] : nil) }
+            let best = pages.max { $0.quad.intersectionOverUnion(quad) < $1.quad.intersectionOverUnion(quad) }
+            return (truePage, best.flatMap { $0.quad.intersectionOverUnion(quad) > 0.5 ? $0 : nil })
+        }
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The process's resident memory, read from `/proc/self/status` (Linux), and its high-water mark, which can be
+/// reset there (writing 5 to `/proc/self/clear_refs`) so that each recognizer's peak is measured on its own.
+/// Where `/proc` is missing (macOS), nothing is measured and every reading is nil.
+enum ResidentMemory {
+    /// Bytes resident now.
+    static var current: Int? { statusField("VmRSS") }
+
+    /// The most bytes resident since the process started or since the last ``resetPeak()``.
+    static var peak: Int? { statusField("VmHWM") }
+
+    /// Starts a new high-water mark at the current resident size; false when the system does not allow it.
+    @discardableResult
+    static func resetPeak() -> Bool {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? handle.close() }
+        do { try handle.write(contentsOf: Data("5".utf8)) } catch { return false }
+        return true
+    }
+
+    private static func statusField(_ name: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+            // "VmHWM:	  123456 kB"
+            let number = line.dropFirst(name.count + 1).split(whereSeparator: \.isWhitespace).first
+            return number.flatMap { Int($0) }.map { $0 * 1024 }
+        }
+        return nil
+    }
+}
