@@ -591,7 +591,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             Candidate candidate;
             double lines;
             double roughness;
-            bool plausible;  // well outlined, or outlined enough and printed on
+            bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
+                             // printed is a patch of the table)
         };
         std::vector<Judged> judged;
         const bool compare = chosen.size() > 1 || !frames.empty();
@@ -602,7 +603,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 lines = docscan::textLineStrength(region);
                 roughness = surfaceRoughness(region);
             }
-            const bool plausible = candidate.score >= 0.6 || (candidate.score >= 0.5 && lines >= 0.25);
+            const bool plausible = (candidate.score >= 0.6 && lines >= 0.05) || candidate.score >= 0.8 ||
+                                   (candidate.score >= 0.5 && lines >= 0.25);
             judged.push_back({candidate, lines, roughness, plausible});
         }
         // A frame that holds print on smooth stock replaces the shapes inside it.
@@ -627,6 +629,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 const bool aRough = a.roughness > 7 && smoothest <= 3, bRough = b.roughness > 7 && smoothest <= 3;
                 if (a.plausible != b.plausible) return a.plausible;
                 if (aRough != bRough) return !aRough;
+                // Of two outlines of about the same size, a much better outlined one.
+                const double sizeRatio = std::max(a.candidate.area, b.candidate.area) / std::min(a.candidate.area, b.candidate.area);
+                if (sizeRatio < 2 && std::abs(a.candidate.score - b.candidate.score) > 0.2) return a.candidate.score > b.candidate.score;
                 return a.candidate.area > b.candidate.area;
             };
             if (better(judged[k], judged[main])) main = k;
@@ -639,9 +644,15 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         for (size_t k = 0; k < judged.size(); ++k) {
             if (k == main) continue;
             const auto &j = judged[k];
-            if (!j.plausible || j.roughness > std::max(6.0, 2.5 * judged[main].roughness)) continue;
+            if (!j.plausible || j.roughness > std::max(3.0, 1.5 * judged[main].roughness)) continue;
             if (j.lines < 0.3 && repeats(j.candidate, allCandidates)) continue;
             if (j.candidate.score < 0.75 || (j.candidate.score < 0.9 && j.lines < 0.2)) continue;
+            // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
+            // both be outlines) is part of it, not another document.
+            const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                return overlapArea(d.quad, j.candidate.quad) > 0.15 * std::min(d.area, j.candidate.area);
+            });
+            if (overlapsTaken) continue;
             documents.push_back(j.candidate);
         }
         const int n = std::min<int>(capacity, static_cast<int>(documents.size()));
