@@ -629,9 +629,6 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 const bool aRough = a.roughness > 7 && smoothest <= 3, bRough = b.roughness > 7 && smoothest <= 3;
                 if (a.plausible != b.plausible) return a.plausible;
                 if (aRough != bRough) return !aRough;
-                // Of two outlines of about the same size, a much better outlined one.
-                const double sizeRatio = std::max(a.candidate.area, b.candidate.area) / std::min(a.candidate.area, b.candidate.area);
-                if (sizeRatio < 2 && std::abs(a.candidate.score - b.candidate.score) > 0.2) return a.candidate.score > b.candidate.score;
                 return a.candidate.area > b.candidate.area;
             };
             if (better(judged[k], judged[main])) main = k;
