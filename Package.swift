@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "DocScanRecognition", targets: ["DocScanRecognition"]),
         .library(name: "DocScanTesseract", targets: ["DocScanTesseract"]),
         .library(name: "DocScanMetrics", targets: ["DocScanMetrics"]),
+        .library(name: "DocScanPlugins", targets: ["DocScanPlugins"]),
         .executable(name: "docscan", targets: ["docscan"]),
     ],
     dependencies: [
@@ -50,11 +51,13 @@ let package = Package(
         .target(name: "DocScan", dependencies: ["CDocScanShim", "DocScanGeometry", "DocScanRecognition"]),
         .target(name: "DocScanTesseract", dependencies: ["CTesseract", "DocScanRecognition"]),
         .target(name: "DocScanMetrics", dependencies: ["DocScan", "DocScanRecognition"]),
+        .target(name: "DocScanPlugins", dependencies: ["DocScanRecognition"]),
         .executableTarget(
             name: "docscan",
             dependencies: [
                 "DocScan",
                 "DocScanMetrics",
+                "DocScanPlugins",
                 "DocScanRecognition",
                 "DocScanTesseract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -62,6 +65,7 @@ let package = Package(
         ),
         .testTarget(name: "DocScanTests", dependencies: ["DocScan", "DocScanMetrics"], exclude: ["Fixtures"]),
         .testTarget(name: "RecognitionTests", dependencies: ["DocScan", "DocScanRecognition", "DocScanTesseract", "DocScanMetrics"]),
+        .testTarget(name: "PluginTests", dependencies: ["DocScanPlugins", "DocScanRecognition"], exclude: ["Fixtures"]),
         .testTarget(name: "docscanTests", dependencies: ["docscan", "DocScan"]),
     ],
     swiftLanguageModes: [.v6],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocScanGeometry
+import DocScanPlugins
 import DocScanRecognition
 import DocScanTesseract
 import Foundation
@@ -59,8 +60,7 @@ struct RecognitionOptions: ParsableArguments {
     /// file in `--calibration` (or the shipped folder) reports calibrated word confidences too.
     /// - Throws: when `--calibration` is not a folder or one of its files is not a calibration.
     func registry(calibrated: Bool = true) throws -> RecognizerRegistry {
-        let models = TesseractModelLocator(explicitFolder: tessdata.map { URL(fileURLWithPath: $0) })
-        let recognizers: [any TextRecognizer] = TesseractRecognizer.standard(models: models)
+        let recognizers = Self.recognizers(tessdata: tessdata).all
         guard calibrated else { return RecognizerRegistry(recognizers) }
         let folder: URL
         if let calibration {
@@ -68,7 +68,7 @@ struct RecognitionOptions: ParsableArguments {
             guard FileManager.default.fileExists(atPath: calibration, isDirectory: &isDirectory), isDirectory.boolValue
             else { throw ValidationError("--calibration \(calibration) is not a folder") }
             folder = URL(fileURLWithPath: calibration)
-        } else if let shipped = StoredCalibration.shippedFolder {
+        } else if let shipped = Checkout.folder("Calibration/confidence") {
             folder = shipped
         } else {
             return RecognizerRegistry(recognizers)
@@ -82,6 +82,23 @@ struct RecognitionOptions: ParsableArguments {
                     recognizer, calibration: stored.map,
                     source: "\(file.path) (fitted on \(stored.fittedWords) words, \(stored.name) \(stored.version))")
             })
+    }
+
+    /// The built-in recognizers (Tesseract `fast` and `accurate`), then the plugins found in the checkout's `Plugins`,
+    /// the user's data folder and `DOCSCAN_PLUGIN_PATH`; and the plugin folders that could not be used.
+    static func recognizers(tessdata: String?) -> (all: [any TextRecognizer], problems: [PluginDiscovery.Problem]) {
+        let models = TesseractModelLocator(explicitFolder: tessdata.map { URL(fileURLWithPath: $0) })
+        var recognizers: [any TextRecognizer] = TesseractRecognizer.standard(models: models)
+        var (manifests, problems) = PluginDiscovery.standard(shipped: Checkout.folder("Plugins")).manifests()
+        let builtIn = Set(recognizers.map(\.descriptor.id))
+        for manifest in manifests {
+            if builtIn.contains(manifest.id) {
+                problems.append(.init(folder: manifest.folder.path, reason: "id '\(manifest.id)' is a built-in recognizer's; skipped"))
+            } else {
+                recognizers.append(PluginRecognizer(manifest: manifest))
+            }
+        }
+        return (recognizers, problems)
     }
 
     /// The request the options describe.

@@ -37,22 +37,6 @@ struct StoredCalibration: Codable {
             throw CalibrationFileError(file: file.path, reason: "\(error)")
         }
     }
-
-    /// The `Calibration/confidence` folder of the DocScan checkout the running `docscan` was built in (found by
-    /// walking up from the executable), when there is one.
-    static var shippedFolder: URL? {
-        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
-        var folder = executable.deletingLastPathComponent()
-        while folder.path != "/" && !folder.path.isEmpty {
-            let candidate = folder.appendingPathComponent("Calibration/confidence")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }
 }
 
 /// A calibration file that exists but is not a calibration.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocScanPlugins
 import DocScanRecognition
 import DocScanTesseract
 import Foundation
@@ -15,8 +16,8 @@ struct Recognizers: AsyncParsableCommand {
     var tessdata: String?
 
     func run() async throws {
-        let models = TesseractModelLocator(explicitFolder: tessdata.map { URL(fileURLWithPath: $0) })
-        let registry = RecognizerRegistry(TesseractRecognizer.standard(models: models))
+        let (recognizers, problems) = RecognitionOptions.recognizers(tessdata: tessdata)
+        let registry = RecognizerRegistry(recognizers)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for recognizer in registry.all {
@@ -29,9 +30,22 @@ struct Recognizers: AsyncParsableCommand {
                 (child.value as? Bool) == true ? child.label : nil
             }
             print("\(d.id): \(d.name) \(d.version), default level \(d.defaultLevel.rawValue)")
+            if let plugin = recognizer as? PluginRecognizer {
+                let manifest = plugin.manifest
+                print("  plugin: \(manifest.folder.path), runs `\(manifest.command.joined(separator: " "))`")
+                if manifest.executable == nil {
+                    let setup = manifest.setup.map { "; run `\($0)` in that folder first" } ?? ""
+                    print("  not ready: '\(manifest.command[0])' is not there\(setup)")
+                }
+            } else {
+                print("  built in")
+            }
             print("  model: \(d.model)")
             print("  languages: \(d.languages.isEmpty ? "none installed" : d.languages.joined(separator: ", "))")
             print("  capabilities: \(capabilities.joined(separator: ", "))")
+        }
+        for problem in problems {
+            FileHandle.standardError.write(Data("docscan: plugin skipped: \(problem)\n".utf8))
         }
     }
 }
