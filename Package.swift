@@ -63,9 +63,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "docscan-tesseract-plugin", dependencies: ["DocScanPlugins", "DocScanRecognition", "DocScanTesseract"]),
         .testTarget(name: "DocScanTests", dependencies: ["DocScan", "DocScanMetrics"], exclude: ["Fixtures"]),
         .testTarget(name: "RecognitionTests", dependencies: ["DocScan", "DocScanRecognition", "DocScanTesseract", "DocScanMetrics"]),
-        .testTarget(name: "PluginTests", dependencies: ["DocScanPlugins", "DocScanRecognition"], exclude: ["Fixtures"]),
+        .testTarget(name: "PluginTests", dependencies: ["DocScan", "DocScanPlugins", "DocScanRecognition"], exclude: ["Fixtures"]),
         .testTarget(name: "docscanTests", dependencies: ["docscan", "DocScan"]),
     ],
     swiftLanguageModes: [.v6],

@@ -92,9 +92,13 @@ public struct PluginManifest: Sendable, Equatable, Decodable {
         }
     }
 
-    /// The descriptor `docscan recognizers` shows and every result names.
+    /// The descriptor `docscan recognizers` shows and every result names. Cancellation and time limits are always
+    /// there: the host stops the process when a page is cancelled or late, whatever the plugin does.
     public var descriptor: RecognizerDescriptor {
-        RecognizerDescriptor(
+        var capabilities = capabilities
+        capabilities.cancellation = true
+        capabilities.deadline = true
+        return RecognizerDescriptor(
             id: id, name: name, version: version, model: model, languages: languages, levels: levels,
             defaultLevel: defaultLevel, capabilities: capabilities)
     }

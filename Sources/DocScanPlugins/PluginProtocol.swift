@@ -32,12 +32,14 @@ public struct PluginRequestOptions: Codable, Sendable, Equatable {
     public var regionOfInterest: Rect?
     public var maximumCandidates: Int
     public var timeLimitSeconds: Double?
+    /// Whether the host wants `progress` messages for this page (a plugin may send them anyway; they are ignored).
+    public var progress: Bool
 
     enum CodingKeys: String, CodingKey {
         case level, languages, languageCorrection = "language_correction", customWords = "custom_words"
         case allowedCharacters = "allowed_characters", minimumTextHeight = "minimum_text_height"
         case regionOfInterest = "region_of_interest", maximumCandidates = "maximum_candidates"
-        case timeLimitSeconds = "time_limit_seconds"
+        case timeLimitSeconds = "time_limit_seconds", progress
     }
 
     /// The options of `request`, at `level`.
@@ -51,6 +53,21 @@ public struct PluginRequestOptions: Codable, Sendable, Equatable {
         regionOfInterest = request.regionOfInterest
         maximumCandidates = request.maximumCandidates
         timeLimitSeconds = request.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
+        progress = request.progressHandler != nil
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        level = try c.decode(RecognitionLevel.self, forKey: .level)
+        languages = try c.decode([String].self, forKey: .languages)
+        languageCorrection = try c.decodeIfPresent(Bool.self, forKey: .languageCorrection) ?? true
+        customWords = try c.decodeIfPresent([String].self, forKey: .customWords) ?? []
+        allowedCharacters = try c.decodeIfPresent(String.self, forKey: .allowedCharacters)
+        minimumTextHeight = try c.decodeIfPresent(Double.self, forKey: .minimumTextHeight) ?? 0
+        regionOfInterest = try c.decodeIfPresent(Rect.self, forKey: .regionOfInterest)
+        maximumCandidates = try c.decodeIfPresent(Int.self, forKey: .maximumCandidates) ?? 1
+        timeLimitSeconds = try c.decodeIfPresent(Double.self, forKey: .timeLimitSeconds)
+        progress = try c.decodeIfPresent(Bool.self, forKey: .progress) ?? false
     }
 
     /// The same options as a request a ``TextRecognizer`` reads.
@@ -101,18 +118,32 @@ struct PluginMessage: Decodable {
     var id: Int?
     var fraction: Double?
     var message: String?
+    /// A result's page, or what is wrong with it (so that a malformed page fails only its page, while the line is
+    /// parsed once).
+    var page: Result<PluginPage, PluginPageError>?
 
-    enum CodingKeys: String, CodingKey { case type, protocolVersion = "protocol", id, fraction, message }
+    enum CodingKeys: String, CodingKey { case type, protocolVersion = "protocol", id, fraction, message, page }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        type = try c.decode(String.self, forKey: .type)
+        protocolVersion = try c.decodeIfPresent(Int.self, forKey: .protocolVersion)
+        id = try c.decodeIfPresent(Int.self, forKey: .id)
+        fraction = try c.decodeIfPresent(Double.self, forKey: .fraction)
+        message = try c.decodeIfPresent(String.self, forKey: .message)
+        if c.contains(.page) {
+            do {
+                page = .success(try c.decode(PluginPage.self, forKey: .page))
+            } catch {
+                page = .failure(PluginPageError(PluginManifest.describe(error)))
+            }
+        }
+    }
 }
 
 /// A box written with names.
 struct NamedRect: Decodable {
     var x, y, width, height: Double
-}
-
-/// The page of a `result` message, decoded apart from the envelope so that a malformed page fails only its page.
-struct PluginResult: Decodable {
-    var page: PluginPage
 }
 
 /// A page as a plugin returns it: the result model's JSON (blocks → lines → words → glyphs), where everything but the

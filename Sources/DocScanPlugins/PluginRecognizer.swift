@@ -61,17 +61,29 @@ actor PluginHost {
         let connection = try await runningConnection()
         let startup = (ContinuousClock.now - started).milliseconds
 
-        // The page goes into a folder of its own, readable by this user only, removed after the reading.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docscan-page-\(UUID().uuidString)")
-        let file = folder.appendingPathComponent("page.png")
-        do {
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            try UncompressedPNG.encode(page).write(to: file)
-        } catch {
-            try? FileManager.default.removeItem(at: folder)
-            throw .engineFailure("cannot write the page for plugin '\(manifest.id)': \(error.localizedDescription)")
+        // The page goes into a folder of its own, readable by this user only, removed after the reading: in memory
+        // (/dev/shm) where there is room, else in the temporary folder.
+        let png = UncompressedPNG.encode(page)
+        var written: URL?
+        var lastError: (any Error)?
+        for base in Self.pageFolderBases {
+            let folder = base.appendingPathComponent("docscan-page-\(UUID().uuidString)")
+            do {
+                try FileManager.default.createDirectory(
+                    at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+                try png.write(to: folder.appendingPathComponent("page.png"))
+                written = folder
+                break
+            } catch {
+                try? FileManager.default.removeItem(at: folder)
+                lastError = error
+            }
         }
+        guard let folder = written else {
+            throw .engineFailure(
+                "cannot write the page for plugin '\(manifest.id)': \(lastError?.localizedDescription ?? "no folder")")
+        }
+        let file = folder.appendingPathComponent("page.png")
         defer { try? FileManager.default.removeItem(at: folder) }
 
         nextID += 1
@@ -126,11 +138,11 @@ actor PluginHost {
                     throw .engineFailure("plugin '\(manifest.id)' could not read the page: \(reply.message ?? "no reason given")")
                 case "result":
                     let wire: PluginPage
-                    do {
-                        wire = try JSONDecoder().decode(PluginResult.self, from: data).page
-                    } catch {
-                        throw .engineFailure(
-                            "plugin '\(manifest.id)' returned a malformed result: \(PluginManifest.describe(error))")
+                    switch reply.page {
+                    case .success(let page)?: wire = page
+                    case .failure(let problem)?:
+                        throw .engineFailure("plugin '\(manifest.id)' returned a malformed result: \(problem.message)")
+                    case nil: throw .engineFailure("plugin '\(manifest.id)' returned a result without a \"page\"")
                     }
                     let provenance = RecognitionProvenance(
                         recognizer: manifest.id, backend: "plugin \(manifest.name)", version: manifest.version,
@@ -151,6 +163,19 @@ actor PluginHost {
             }
         }
     }
+
+    /// Where page folders are made, best first.
+    static let pageFolderBases: [URL] = {
+        var bases: [URL] = []
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: "/dev/shm")
+        {
+            bases.append(URL(fileURLWithPath: "/dev/shm"))
+        }
+        bases.append(FileManager.default.temporaryDirectory)
+        return bases
+    }()
 
     /// Stops the plugin, if it runs.
     func stop() async {

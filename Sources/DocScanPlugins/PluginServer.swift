@@ -51,11 +51,32 @@ public enum PluginServer {
             var page = try UncompressedPNG.decode(data)
             page.resolution = image.resolution
             var request = options.request
-            request.progressHandler = { fraction in output.write(["type": "progress", "id": id, "fraction": fraction]) }
+            if options.progress {
+                // In steps of a hundredth at most: a line per engine callback would cost more than it tells.
+                let last = Progress()
+                request.progressHandler = { fraction in
+                    if last.advance(to: fraction) { output.write(["type": "progress", "id": id, "fraction": fraction]) }
+                }
+            }
             let result = try await recognizer.recognize(page, request: request)
             output.writeResult(id: id, page: result)
         } catch {
             output.write(["type": "error", "id": id, "message": error.description])
+        }
+    }
+
+    /// The last progress sent for a page.
+    private final class Progress: @unchecked Sendable {
+        private let lock = NSLock()
+        private var sent = -1.0
+
+        /// Whether `fraction` is far enough past the last one sent to be worth a line (and records it).
+        func advance(to fraction: Double) -> Bool {
+            lock.withLock {
+                guard fraction >= sent + 0.01 || (fraction >= 1 && sent < 1) else { return false }
+                sent = fraction
+                return true
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import DocScan
 import DocScanGeometry
 import DocScanRecognition
 import Foundation
@@ -186,6 +187,10 @@ struct PluginHostTests {
             width: 300, height: 200, pixelFormat: .rgb, pixels: (0..<180_000).map { UInt8(truncatingIfNeeded: $0 / 3 + $0 % 3) })
         let decodedRGB = try UncompressedPNG.decode(UncompressedPNG.encode(rgb))
         #expect(decodedRGB.pixelFormat == .rgb && decodedRGB.pixels == rgb.pixels)
+        // Another decoder (libpng through OpenCV, which checks every CRC and the Adler-32) reads the same pixels.
+        let loaded = try ImageLoader().load(UncompressedPNG.encode(rgb), name: "page.png")
+        #expect(loaded.header.format == .png && loaded.image.width == 300 && loaded.image.height == 200)
+        #expect(loaded.image.pixel(x: 7, y: 5) == Array(rgb.pixels[(5 * 300 + 7) * 3..<(5 * 300 + 7) * 3 + 3]).reversed())
         #expect(throws: RecognitionError.invalidImage("not a PNG file")) { try UncompressedPNG.decode(Data("GIF89a".utf8)) }
     }
 }
