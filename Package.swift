@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "DocScanTesseract", targets: ["DocScanTesseract"]),
         .library(name: "DocScanMetrics", targets: ["DocScanMetrics"]),
         .library(name: "DocScanPlugins", targets: ["DocScanPlugins"]),
+        .library(name: "DocScanRecognitionTestKit", targets: ["DocScanRecognitionTestKit"]),
         .executable(name: "docscan", targets: ["docscan"]),
     ],
     dependencies: [
@@ -52,6 +53,7 @@ let package = Package(
         .target(name: "DocScanTesseract", dependencies: ["CTesseract", "DocScanRecognition"]),
         .target(name: "DocScanMetrics", dependencies: ["DocScan", "DocScanRecognition"]),
         .target(name: "DocScanPlugins", dependencies: ["DocScanRecognition"]),
+        .target(name: "DocScanRecognitionTestKit", dependencies: ["DocScanRecognition"]),
         .executableTarget(
             name: "docscan",
             dependencies: [
@@ -67,7 +69,9 @@ let package = Package(
             name: "docscan-tesseract-plugin", dependencies: ["DocScanPlugins", "DocScanRecognition", "DocScanTesseract"]),
         .testTarget(name: "DocScanTests", dependencies: ["DocScan", "DocScanMetrics"], exclude: ["Fixtures"]),
         .testTarget(name: "RecognitionTests", dependencies: ["DocScan", "DocScanRecognition", "DocScanTesseract", "DocScanMetrics"]),
-        .testTarget(name: "PluginTests", dependencies: ["DocScan", "DocScanPlugins", "DocScanRecognition"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PluginTests",
+            dependencies: ["DocScan", "DocScanPlugins", "DocScanRecognition", "DocScanRecognitionTestKit", "DocScanTesseract"], exclude: ["Fixtures"]),
         .testTarget(name: "docscanTests", dependencies: ["docscan", "DocScan"]),
     ],
     swiftLanguageModes: [.v6],

