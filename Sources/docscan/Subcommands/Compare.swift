@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocScan
 import DocScanMetrics
+import DocScanPlugins
 import DocScanRecognition
 import Foundation
 
@@ -17,7 +18,8 @@ struct Compare: AsyncParsableCommand {
             confidences with how often such words are right, over ten bins; ECE cal does the same with the \
             calibrated confidences, for recognizers with a calibration file (see `docscan calibrate`). Peak MB is how \
             far the process's resident memory rose above its level when the recognizer started on a photo (its \
-            models load on the first; Linux only). Without truth, the recognizers are compared with each other (CER \
+            models load on the first; Linux only; not measured for plugins, which run in processes of their own). \
+            Without truth, the recognizers are compared with each other (CER \
             of one reading against another).
             """
     )
@@ -82,7 +84,8 @@ struct Compare: AsyncParsableCommand {
             var readings: [[Int: RecognizedPage]] = []
             var outcomesByRecognizer: [[Int: Result<RecognizedPage, RecognitionError>]] = []
             for (i, reader) in readers.enumerated() {
-                let measuresMemory = ResidentMemory.resetPeak()
+                // A plugin's memory is in its own process, which this measure does not see: its row shows none.
+                let measuresMemory = !(reader is PluginRecognizer) && ResidentMemory.resetPeak()
                 let residentBefore = ResidentMemory.current
                 let outcomes = await PageTextReader(recognizer: reader, request: request).readTimed(scanned.pages)
                 if measuresMemory, let residentBefore, let peak = ResidentMemory.peak {
