@@ -192,13 +192,17 @@ double uprightEvidence(const cv::Mat &ink, double radians) {
     double origin;
     double above, below;
     ascenderBalance(project(points, radians, origin), above, below);
-    const double mass = std::log((above + 1) / (below + 1));
-    const double edges = std::log(sharpness(project(bottoms, radians, origin), bottoms.size()) /
-                                  sharpness(project(tops, radians, origin), tops.size()));
-    // Till receipts, long and narrow, print in capitals and digits that give the two cues above little to go on; but
+    // Till receipts, long and narrow, print in capitals and digits that give the two cues below little to go on; but
     // they put their largest line, the shop's name, at the top.
     double heading = 0;
     if (static_cast<double>(ink.cols) / ink.rows < 0.55) heading = 0.5 * headingPosition(project(points, radians, origin));
+    // No ink at all above the line cores: capitals and digits only (labels, codes), whose shapes do not tell up from
+    // down (a Q's tail or a slash below the baseline reads as descenders), so neither cue is trusted. Text with
+    // lower case always has some: ascenders when upright, descenders when upside down.
+    if (above < 0.002 * points.size()) return heading;
+    const double mass = std::log((above + 1) / (below + 1));
+    const double edges = std::log(sharpness(project(bottoms, radians, origin), bottoms.size()) /
+                                  sharpness(project(tops, radians, origin), tops.size()));
     return mass + edges + heading;
 }
 

@@ -146,6 +146,16 @@ struct TextLayoutTests {
         #expect(layout.lineConfidence > 0.3)
     }
 
+    @Test("A label of capitals and digits is not turned over: its shapes say nothing about up and down")
+    func capitalsStayAsTheyAre() throws {
+        // SN 1W2K-RAAY-E0CO / LOT 83685957/4890 / REF #QY8Z-IDT3, upright (made by Plugins/glyphs/make_codes.py):
+        // the slash and the Q's tail below the baseline once read as descenders, and the label came out upside down.
+        let result = try DocumentScanner().scan(contentsOf: TestData.fixture("caps-label.jpg"))
+        #expect(result.pages.map(\.rotation) == [0])
+        let layout = try TextLayoutAnalyzer().analyze(result.pages[0].image.rotated(quarterTurns: 2))
+        #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == 0, "turned over, it stays as given: \(layout)")
+    }
+
     @Test("Residual skew is measured to a few tenths of a degree", arguments: [-8.0, -3.0, 1.5, 6.0])
     func skew(_ degrees: Double) throws {
         let page = try #require(Self.flatPage)
