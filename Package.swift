@@ -65,13 +65,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "GlyphRecognizer", dependencies: ["DocScanGeometry", "DocScanRecognition"],
+            path: "Plugins/glyphs/Sources/GlyphRecognizer"),
+        .executableTarget(
+            name: "docscan-glyph-plugin", dependencies: ["DocScanPlugins", "GlyphRecognizer"],
+            path: "Plugins/glyphs/Sources/docscan-glyph-plugin"),
         .executableTarget(
             name: "docscan-tesseract-plugin", dependencies: ["DocScanPlugins", "DocScanRecognition", "DocScanTesseract"]),
         .testTarget(name: "DocScanTests", dependencies: ["DocScan", "DocScanMetrics"], exclude: ["Fixtures"]),
         .testTarget(name: "RecognitionTests", dependencies: ["DocScan", "DocScanRecognition", "DocScanTesseract", "DocScanMetrics"]),
         .testTarget(
             name: "PluginTests",
-            dependencies: ["DocScan", "DocScanPlugins", "DocScanRecognition", "DocScanRecognitionTestKit", "DocScanTesseract"], exclude: ["Fixtures"]),
+            dependencies: [
+                "DocScan", "DocScanPlugins", "DocScanRecognition", "DocScanRecognitionTestKit", "DocScanTesseract", "GlyphRecognizer",
+            ], exclude: ["Fixtures"]),
         .testTarget(name: "docscanTests", dependencies: ["docscan", "DocScan"]),
     ],
     swiftLanguageModes: [.v6],
