@@ -52,6 +52,25 @@ public struct RecognizedGlyph: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case text, confidence, box, photoQuad = "photo_quad", alternatives }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        text = try c.decode(String.self, forKey: .text)
+        confidence = try c.decodeIfPresent(Confidence.self, forKey: .confidence)
+        box = try c.decode(Rect.self, forKey: .box)
+        photoQuad = try c.decodeIfPresent(Quad.self, forKey: .photoQuad)
+        alternatives = try c.decodeIfPresent([TextCandidate].self, forKey: .alternatives) ?? []
+    }
+
+    /// Glyphs are many, and most have no alternatives: the empty list is left out of the JSON.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(text, forKey: .text)
+        try c.encodeIfPresent(confidence, forKey: .confidence)
+        try c.encode(box, forKey: .box)
+        try c.encodeIfPresent(photoQuad, forKey: .photoQuad)
+        if !alternatives.isEmpty { try c.encode(alternatives, forKey: .alternatives) }
+    }
 }
 
 /// One word.

@@ -64,8 +64,15 @@ struct ResultExtractor {
     }
 
     private func confidence(_ iterator: OpaquePointer, _ level: TessPageIteratorLevel) -> Confidence? {
-        let native = Double(TessResultIteratorConfidence(iterator, level))
-        return native >= 0 ? Confidence(value: native / 100, native: native) : nil
+        Self.confidence(percent: TessResultIteratorConfidence(iterator, level))
+    }
+
+    /// Tesseract's 0–100 confidence (a C float) as a ``Confidence``, kept to three decimals of a percent: more digits
+    /// mean nothing, and would only double the size of every result's JSON. Nil for the engine's "none" (negative).
+    static func confidence(percent: Float) -> Confidence? {
+        guard percent >= 0 else { return nil }
+        let native = (Double(percent) * 1000).rounded() / 1000
+        return Confidence(value: (native * 1000).rounded() / 100_000, native: native)
     }
 
     private func box(_ iterator: OpaquePointer?, _ level: TessPageIteratorLevel) -> Rect? {
@@ -82,9 +89,8 @@ struct ResultExtractor {
         repeat {
             guard let pointer = TessChoiceIteratorGetUTF8Text(choice) else { continue }
             let text = String(cString: pointer)
-            let native = Double(TessChoiceIteratorConfidence(choice))
             if text != symbol, !found.contains(where: { $0.text == text }) {
-                found.append(TextCandidate(text: text, confidence: Confidence(value: native / 100, native: native)))
+                found.append(TextCandidate(text: text, confidence: Self.confidence(percent: TessChoiceIteratorConfidence(choice))))
             }
         } while TessChoiceIteratorNext(choice) != 0
         return found.sorted { ($0.confidence?.native ?? 0) > ($1.confidence?.native ?? 0) }
