@@ -190,12 +190,25 @@ struct PluginPage: Decodable {
         }
     }
 
+    /// What the plugin says about how it read (all optional), as in the result model's provenance.
+    struct Provenance: Decodable {
+        var levelMapping: String?
+        var orientationQuarterTurns: Int?
+        var timingsMilliseconds: [String: Double]?
+
+        enum CodingKeys: String, CodingKey {
+            case levelMapping = "level_mapping", orientationQuarterTurns = "orientation_quarter_turns"
+            case timingsMilliseconds = "timings_ms"
+        }
+    }
+
     var blocks: [Element]?
     /// A page of lines without blocks is one block.
     var lines: [Element]?
     var diagnostics: [String]?
+    var provenance: Provenance?
 
-    enum CodingKeys: String, CodingKey { case blocks, lines, diagnostics }
+    enum CodingKeys: String, CodingKey { case blocks, lines, diagnostics, provenance }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -207,6 +220,7 @@ struct PluginPage: Decodable {
         } else {
             diagnostics = try c.decodeIfPresent([RecognitionDiagnostic].self, forKey: .diagnostics)?.map(\.message)
         }
+        provenance = try c.decodeIfPresent(Provenance.self, forKey: .provenance)
     }
 
     /// The page in the result model, every box checked against the page's size.
@@ -214,6 +228,17 @@ struct PluginPage: Decodable {
     func recognizedPage(width: Int, height: Int, provenance: RecognitionProvenance) throws(PluginPageError)
         -> RecognizedPage
     {
+        // The host's account of what ran, with what the plugin adds: how it mapped the level, the orientation it
+        // found, its own stages.
+        var provenance = provenance
+        if let mapping = self.provenance?.levelMapping { provenance.levelMapping = "\(mapping); \(provenance.levelMapping)" }
+        if let turns = self.provenance?.orientationQuarterTurns {
+            guard (0...3).contains(turns) else { throw PluginPageError("orientation_quarter_turns \(turns) is not 0...3") }
+            provenance.orientationQuarterTurns = turns
+        }
+        for (stage, milliseconds) in self.provenance?.timingsMilliseconds ?? [:] where milliseconds.isFinite {
+            provenance.timingsMilliseconds["plugin " + stage] = milliseconds
+        }
         let bounds = Rect(x: -1, y: -1, width: Double(width) + 2, height: Double(height) + 2)
         func check(_ box: Rect?, _ what: String) throws(PluginPageError) -> Rect? {
             guard let box else { return nil }

@@ -2,6 +2,7 @@ import DocScan
 import DocScanRecognition
 import DocScanRecognitionTestKit
 import Foundation
+import DocScanPlugins
 import GlyphRecognizer
 import Testing
 
@@ -63,5 +64,25 @@ struct GlyphRecognizerTests {
             for c in 0..<channels { turned[(count - 1 - i) * channels + c] = pixels[i * channels + c] }
         }
         return turned
+    }
+}
+
+@Suite("Glyph classifier, out of process")
+struct GlyphPluginTests {
+    @Test("through its plugin process it reads the label as in process, and says which way up it found it")
+    func throughThePlugin() async throws {
+        let plugin = PluginRecognizer(
+            manifest: try PluginManifest(folder: GlyphRecognizerTests.root.appendingPathComponent("Plugins/glyphs")))
+        let page = try DocumentScanner().scan(contentsOf: GlyphRecognizerTests.label).pages[0].recognitionInput()
+        let turnedOver = try PageImage(
+            width: page.width, height: page.height, pixelFormat: page.pixelFormat,
+            pixels: GlyphRecognizerTests.halfTurn(page.pixels, channels: page.pixelFormat.rawValue))
+        let inProcess = try await GlyphRecognizerTests.recognizer.recognize(turnedOver, request: RecognitionRequest())
+        let outside = try await plugin.recognize(turnedOver, request: RecognitionRequest())
+        await plugin.shutdown()
+        #expect(outside.text == inProcess.text && outside.words.map(\.box) == inProcess.words.map(\.box))
+        #expect(outside.provenance.orientationQuarterTurns == 2)
+        #expect(outside.provenance.levelMapping.hasPrefix("Otsu binarization") && outside.provenance.levelMapping.contains("out of process"))
+        #expect(outside.provenance.timingsMilliseconds["plugin recognize"] != nil)
     }
 }
