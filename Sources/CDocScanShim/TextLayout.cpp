@@ -200,7 +200,8 @@ double uprightEvidence(const cv::Mat &ink, double radians) {
     // down (a Q's tail or a slash below the baseline reads as descenders), so neither cue is trusted. Text with
     // lower case always has some: ascenders when upright, descenders when upside down.
     if (above < 0.002 * points.size()) return heading;
-    const double mass = std::log((above + 1) / (below + 1));
+    // A handful of pixels beyond the cores is noise, not ascenders: the cue counts in full from 1% of the ink.
+    const double mass = std::log((above + 1) / (below + 1)) * std::min(1.0, (above + below) / (0.01 * points.size()));
     const double edges = std::log(sharpness(project(bottoms, radians, origin), bottoms.size()) /
                                   sharpness(project(tops, radians, origin), tops.size()));
     return mass + edges + heading;
