@@ -28,6 +28,10 @@ public struct PluginRecognizer: TextRecognizer {
     /// Asks the plugin to exit (closing its stdin) and stops it if it has not within two seconds.
     public func shutdown() async { await host.stop() }
 
+    /// The most memory the plugin's running process has held (its resident high-water mark, from `/proc` on Linux);
+    /// nil when no process runs or the system does not say.
+    public func peakResidentBytes() async -> Int? { await host.peakResidentBytes() }
+
     private struct Session: RecognitionSession {
         let host: PluginHost
         let defaultLevel: RecognitionLevel
@@ -162,6 +166,16 @@ actor PluginHost {
                 }
             }
         }
+    }
+
+    func peakResidentBytes() -> Int? {
+        guard let connection, connection.process.isRunning else { return nil }
+        let path = "/proc/\(connection.process.processIdentifier)/status"
+        guard let status = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return line.dropFirst(6).split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }.map { $0 * 1024 }
+        }
+        return nil
     }
 
     /// Where page folders are made, best first.

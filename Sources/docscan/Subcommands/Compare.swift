@@ -18,9 +18,8 @@ struct Compare: AsyncParsableCommand {
             confidences with how often such words are right, over ten bins; ECE cal does the same with the \
             calibrated confidences, for recognizers with a calibration file (see `docscan calibrate`). Peak MB is how \
             far the process's resident memory rose above its level when the recognizer started on a photo (its \
-            models load on the first; Linux only; not measured for plugins, which run in processes of their own). \
-            Without truth, the recognizers are compared with each other (CER \
-            of one reading against another).
+            models load on the first; Linux only); for a plugin, the most its own process has held. Without \
+            truth, the recognizers are compared with each other (CER of one reading against another).
             """
     )
 
@@ -84,12 +83,15 @@ struct Compare: AsyncParsableCommand {
             var readings: [[Int: RecognizedPage]] = []
             var outcomesByRecognizer: [[Int: Result<RecognizedPage, RecognitionError>]] = []
             for (i, reader) in readers.enumerated() {
-                // A plugin's memory is in its own process, which this measure does not see: its row shows none.
-                let measuresMemory = !(reader is PluginRecognizer) && ResidentMemory.resetPeak()
+                // A plugin's memory is in its own process: its row shows that process's high-water mark.
+                let plugin = reader as? PluginRecognizer
+                let measuresMemory = plugin == nil && ResidentMemory.resetPeak()
                 let residentBefore = ResidentMemory.current
                 let outcomes = await PageTextReader(recognizer: reader, request: request).readTimed(scanned.pages)
                 if measuresMemory, let residentBefore, let peak = ResidentMemory.peak {
                     tallies[i].peakAddedBytes = max(tallies[i].peakAddedBytes ?? 0, peak - residentBefore)
+                } else if let plugin, let peak = await plugin.peakResidentBytes() {
+                    tallies[i].peakAddedBytes = max(tallies[i].peakAddedBytes ?? 0, peak)
                 }
                 outcomesByRecognizer.append(outcomes.mapValues(\.result))
                 var pages: [Int: RecognizedPage] = [:]
