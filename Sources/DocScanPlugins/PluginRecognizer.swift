@@ -28,9 +28,8 @@ public struct PluginRecognizer: TextRecognizer {
     /// Asks the plugin to exit (closing its stdin) and stops it if it has not within two seconds.
     public func shutdown() async { await host.stop() }
 
-    /// The most memory the plugin's running process has held (its resident high-water mark, from `/proc` on Linux);
-    /// nil when no process runs or the system does not say.
-    public func peakResidentBytes() async -> Int? { await host.peakResidentBytes() }
+    /// The process id of the plugin's running process (to measure it from outside); nil when none runs.
+    public func runningProcessIdentifier() async -> Int32? { await host.runningProcessIdentifier() }
 
     private struct Session: RecognitionSession {
         let host: PluginHost
@@ -168,14 +167,9 @@ actor PluginHost {
         }
     }
 
-    func peakResidentBytes() -> Int? {
+    func runningProcessIdentifier() -> Int32? {
         guard let connection, connection.process.isRunning else { return nil }
-        let path = "/proc/\(connection.process.processIdentifier)/status"
-        guard let status = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return line.dropFirst(6).split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }.map { $0 * 1024 }
-        }
-        return nil
+        return connection.process.processIdentifier
     }
 
     /// Where page folders are made, best first.
@@ -287,8 +281,4 @@ actor PluginHost {
     private static func seconds(_ duration: Duration) -> String {
         String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
     }
-}
-
-extension Duration {
-    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) * 1e-15 }
 }

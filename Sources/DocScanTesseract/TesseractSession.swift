@@ -43,13 +43,6 @@ struct TesseractSession: RecognitionSession {
     }
 }
 
-extension Duration {
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-}
-
 /// Reads one page with one engine, on the engine's thread: plans the scale, runs Tesseract, extracts the result model
 /// and applies the level's extra passes.
 struct PageReader {

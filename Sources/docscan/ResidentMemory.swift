@@ -10,6 +10,9 @@ enum ResidentMemory {
     /// The most bytes resident since the process started or since the last ``resetPeak()``.
     static var peak: Int? { statusField("VmHWM") }
 
+    /// The most bytes another process (a plugin) has held since it started.
+    static func peak(ofProcess pid: Int32) -> Int? { statusField("VmHWM", process: String(pid)) }
+
     /// Starts a new high-water mark at the current resident size; false when the system does not allow it.
     @discardableResult
     static func resetPeak() -> Bool {
@@ -19,8 +22,8 @@ enum ResidentMemory {
         return true
     }
 
-    private static func statusField(_ name: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    private static func statusField(_ name: String, process: String = "self") -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
             // "VmHWM:	  123456 kB"
             let number = line.dropFirst(name.count + 1).split(whereSeparator: \.isWhitespace).first

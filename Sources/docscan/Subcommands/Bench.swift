@@ -69,7 +69,7 @@ struct Bench: AsyncParsableCommand {
             }
             medians[name] = samples.sorted()[samples.count / 2]
         }
-        let peak = Self.peakResidentMegabytes()
+        let peak = Double(ResidentMemory.peak ?? 0) / 1_048_576
         if json {
             var object = medians.mapValues { ($0 * 10).rounded() / 10 } as [String: Any]
             object["peak_rss_mb"] = peak
@@ -88,15 +88,5 @@ struct Bench: AsyncParsableCommand {
             print(String(format: "  %-26@ %8.1f ms  %5.2fx decode", name as NSString, value, value / baseline))
         }
         print(String(format: "  peak RSS %.0f MB", peak))
-    }
-
-    /// Peak resident memory of this process (VmHWM), in megabytes; 0 where /proc is unavailable.
-    static func peakResidentMegabytes() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
-            return kilobytes / 1024
-        }
-        return 0
     }
 }

@@ -90,7 +90,7 @@ struct Compare: AsyncParsableCommand {
                 let outcomes = await PageTextReader(recognizer: reader, request: request).readTimed(scanned.pages)
                 if measuresMemory, let residentBefore, let peak = ResidentMemory.peak {
                     tallies[i].peakAddedBytes = max(tallies[i].peakAddedBytes ?? 0, peak - residentBefore)
-                } else if let plugin, let peak = await plugin.peakResidentBytes() {
+                } else if let pid = await plugin?.runningProcessIdentifier(), let peak = ResidentMemory.peak(ofProcess: pid) {
                     tallies[i].peakAddedBytes = max(tallies[i].peakAddedBytes ?? 0, peak)
                 }
                 outcomesByRecognizer.append(outcomes.mapValues(\.result))

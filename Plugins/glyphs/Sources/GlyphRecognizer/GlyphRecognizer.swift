@@ -61,9 +61,7 @@ public struct GlyphRecognizer: TextRecognizer {
                     models: ["\(model.labels.count) examples"], level: .fast,
                     levelMapping: "Otsu binarization, connected components joined into lines, 5 nearest examples per glyph, read in all four quarter turns",
                     orientationQuarterTurns: turns,
-                    timingsMilliseconds: [
-                        "recognize": Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15
-                    ]))
+                    timingsMilliseconds: ["recognize": elapsed.milliseconds]))
         }
 
         private func readLines(_ page: PageImage, allowed: Set<Character>?) throws(RecognitionError) -> [RecognizedLine] {

@@ -1,6 +1,6 @@
 extension Duration {
-    /// The duration in milliseconds, for reports.
-    var milliseconds: Double {
+    /// The duration in milliseconds, as results report their stages (`timingsMilliseconds`).
+    public var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
