@@ -173,6 +173,13 @@ bool sample(const cv::Mat &image, cv::Point2d p, cv::Vec3f &value) {
 
 /// Share of the perimeter along which the colour steps from inside to outside, times a plausibility factor.
 double outlineScore(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 32) {
+    // A corner folded onto its neighbour (a triangle fitted as a quad) is no document's outline.
+    double shortest = 1e18, longest = 0;
+    for (int side = 0; side < 4; ++side) {
+        const double length = cv::norm(quad[(side + 1) % 4] - quad[side]);
+        shortest = std::min(shortest, length), longest = std::max(longest, length);
+    }
+    if (!(shortest >= 0.05 * longest)) return 0;
     const double orientation = signedArea(quad) > 0 ? 1 : -1;  // clockwise on screen: positive
     constexpr double threshold = 7.0;
     const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
@@ -211,6 +218,29 @@ double outlineScore(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 3
     const double slenderness = std::min(across, along) / std::max(across, along);
     if (slenderness < 0.12) score *= slenderness / 0.12;
     return score;
+}
+
+/// How much lighter the quad's inside is than its outside just across its outline, averaged round it (Lab
+/// lightness, 0...255).
+double lightnessStep(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 32) {
+    const double orientation = signedArea(quad) > 0 ? 1 : -1;
+    const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
+    double sum = 0;
+    int count = 0;
+    for (int side = 0; side < 4; ++side) {
+        const cv::Point2d a = quad[side], b = quad[(side + 1) % 4];
+        const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
+        const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
+        for (int i = 0; i < samplesPerSide; ++i) {
+            const cv::Point2d p = a + (b - a) * (0.06 + 0.88 * (i + 0.5) / samplesPerSide);
+            cv::Vec3f inside, outside;
+            if (!sample<cv::Vec3f>(lab, p - outward * step, inside) || !sample<cv::Vec3f>(lab, p + outward * step, outside))
+                continue;
+            sum += inside[0] - outside[0];
+            ++count;
+        }
+    }
+    return count > 0 ? sum / count : 0;
 }
 
 struct Candidate {
@@ -274,8 +304,26 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, double minScore
     return chosen;
 }
 
+/// The quad with every side moved `distance` outward.
+Quad grown(const Quad &quad, double distance) {
+    const cv::Point2d centre = (quad[0] + quad[1] + quad[2] + quad[3]) * 0.25;
+    std::array<Line, 4> lines;
+    for (int side = 0; side < 4; ++side) {
+        Line line = lineThrough(quad[side], quad[(side + 1) % 4]);
+        if (line.normal.dot(centre) > line.offset) line.normal = -line.normal, line.offset = -line.offset;  // outward
+        line.offset += distance;
+        lines[side] = line;
+    }
+    Quad result = quad;
+    for (int i = 0; i < 4; ++i)
+        if (auto corner = intersect(lines[(i + 3) % 4], lines[i])) result[i] = *corner;
+    return result;
+}
+
+/// Adds a candidate for each large enough outline in `mask`. When the mask's outlines may lie up to `inset` pixels
+/// inside the true edges, each is also tried grown outwards, and the best supported size kept.
 void addOutlines(const cv::Mat &mask, double minArea, const cv::Mat &lab, std::vector<Candidate> &candidates,
-                 int retrieval = cv::RETR_EXTERNAL) {
+                 int retrieval = cv::RETR_EXTERNAL, double inset = 0) {
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(mask, contours, retrieval, cv::CHAIN_APPROX_NONE);
     for (const auto &contour : contours) {
@@ -286,7 +334,15 @@ void addOutlines(const cv::Mat &mask, double minArea, const cv::Mat &lab, std::v
         if (!quad || !isConvex(*quad)) continue;
         const double area = std::abs(signedArea(*quad));
         if (area < minArea || area > 0.97 * lab.total()) continue;
-        candidates.push_back({*quad, outlineScore(lab, *quad), area});
+        // Grown pixel by pixel and judged on a coarse score; the nearest of the best supported sizes is kept.
+        Quad best = *quad;
+        for (double d = 1, bestScore = outlineScore(lab, *quad, 8); d <= inset; d += 1) {
+            const Quad bigger = grown(*quad, d);
+            if (!isConvex(bigger)) break;
+            const double score = outlineScore(lab, bigger, 8);
+            if (score > bestScore) best = bigger, bestScore = score;
+        }
+        candidates.push_back({best, outlineScore(lab, best), std::abs(signedArea(best))});
     }
 }
 
@@ -373,7 +429,30 @@ void addLineQuads(const cv::Mat &edges, double minArea, const cv::Mat &lab, std:
                 }
 }
 
-/// Proposes outlines from thresholds of each Lab channel and from closed edge maps.
+/// Woven and printed cloth (gingham, checks) is busy with fine detail everywhere, while paper is smooth round its
+/// print. Where most of the photo is busy, adds the outlines of the smooth regions (print closed over): documents whose
+/// colour the cloth shares, which no colour threshold separates from it.
+void addSmoothRegions(const cv::Mat &smallBGR, double minArea, const cv::Mat &lab, std::vector<Candidate> &candidates) {
+    cv::Mat gray, blurred, detail, energy;
+    cv::cvtColor(smallBGR, gray, cv::COLOR_BGR2GRAY);
+    cv::GaussianBlur(gray, blurred, cv::Size(0, 0), 2.0);
+    cv::absdiff(gray, blurred, detail);
+    detail.convertTo(detail, CV_16U, 16);  // sixteenths of a grey level, kept through the average below
+    cv::blur(detail, energy, cv::Size(15, 15));
+    std::vector<uint16_t> values;  // every third row suffices for the median
+    for (int y = 0; y < energy.rows; y += 3) values.insert(values.end(), energy.ptr<uint16_t>(y), energy.ptr<uint16_t>(y) + energy.cols);
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    const int typical = values[values.size() / 2];
+    constexpr int plainSurface = 16 * 2;  // two grey levels: a plain desk's sensor noise and JPEG artefacts
+    if (typical < plainSurface) return;
+    cv::Mat smooth = energy < typical / 2;
+    cv::morphologyEx(smooth, smooth, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+    cv::morphologyEx(smooth, smooth, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(15, 15)));
+    // The busy band that the paper's own edge makes lies inside the smooth region's outline.
+    addOutlines(smooth, minArea, lab, candidates, cv::RETR_EXTERNAL, 10);
+}
+
+/// Proposes outlines from thresholds of each Lab channel, from smooth regions on busy cloth and from closed edge maps.
 std::vector<Candidate> propose(const cv::Mat &smallBGR, double minAreaFraction, cv::Mat &labFloat) {
     cv::Mat smooth;
     cv::medianBlur(smallBGR, smooth, 5);
@@ -396,6 +475,7 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, double minAreaFraction, 
             addOutlines(m, minArea, labFloat, candidates);
         }
     }
+    addSmoothRegions(smallBGR, minArea, labFloat, candidates);
     cv::Mat edges = cv::Mat::zeros(lab.size(), CV_8U);
     for (int c = 0; c < 3; ++c) {
         cv::Mat e;
@@ -644,6 +724,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             if (!j.plausible || j.roughness > std::max(3.0, 1.5 * judged[main].roughness)) continue;
             if (j.lines < 0.3 && repeats(j.candidate, allCandidates)) continue;
             if (j.candidate.score < 0.75 || (j.candidate.score < 0.9 && j.lines < 0.2)) continue;
+            // However crisp its outline, a region with no print found in it is a shadow or a patch of the desk, unless
+            // it stands out as paper on a dark surface (print too small or blurred to find).
+            if (j.lines < 0.05 && lightnessStep(lab, j.candidate.quad) < 80) continue;
             // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
             // both be outlines) is part of it, not another document.
             const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {

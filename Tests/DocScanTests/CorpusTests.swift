@@ -16,7 +16,7 @@ struct CorpusTests {
     /// Photos whose outline is still wrong, each for a reason named in the issue tracker's closing note. A photo listed
     /// here that starts passing fails the test, so the list stays honest.
     static let knownMisses: Set<String> = [
-        "card-01.jpg", "card-03.jpg", "card-06.jpg", "multi-06.jpg", "spread-07.jpg",
+        "card-01.jpg", "multi-06.jpg", "spread-07.jpg",
     ]
 
     struct Outcome: Sendable {
@@ -87,10 +87,10 @@ struct CorpusTests {
         let rotationsRight = Double(rotations.filter { $0 }.count) / Double(rotations.count)
         let orderRight = Double(outcomes.filter(\.score.orderCorrect).count) / Double(outcomes.count)
         // Measured on this corpus: see the closing note; the bounds sit just under the measured values.
-        #expect(mean >= 0.94, "mean IoU \(mean)")
-        #expect(countsRight >= 0.93, "page count right on \(countsRight)")  // the issue asks for 0.95
-        #expect(rotationsRight >= 0.82, "rotation right on \(rotationsRight)")
-        #expect(orderRight >= 0.90, "reading order right on \(orderRight)")
+        #expect(mean >= 0.97, "mean IoU \(mean)")  // the issue's bar
+        #expect(countsRight >= 0.95, "page count right on \(countsRight)")  // the issue's bar
+        #expect(rotationsRight >= 0.88, "rotation right on \(rotationsRight)")
+        #expect(orderRight >= 0.95, "reading order right on \(orderRight)")
         // Without the known misses, the issue's bar holds.
         let others = outcomes.filter { !Self.knownMisses.contains($0.name) }.flatMap(\.score.pageIoU)
         #expect(others.reduce(0, +) / Double(others.count) >= 0.97)
