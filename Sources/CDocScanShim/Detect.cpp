@@ -171,6 +171,26 @@ bool sample(const cv::Mat &image, cv::Point2d p, cv::Vec3f &value) {
     return true;
 }
 
+/// Calls `visit(side, inside, outside)` with the colours just inside and just outside the quad at `samplesPerSide`
+/// points along each side (samples that fall outside the image are skipped).
+template <typename Visit>
+void sampleAcrossOutline(const cv::Mat &lab, const Quad &quad, int samplesPerSide, Visit visit) {
+    const double orientation = signedArea(quad) > 0 ? 1 : -1;  // clockwise on screen: positive
+    const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
+    for (int side = 0; side < 4; ++side) {
+        const cv::Point2d a = quad[side], b = quad[(side + 1) % 4];
+        const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
+        // Outward normal for a clockwise (on screen) polygon.
+        const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
+        for (int i = 0; i < samplesPerSide; ++i) {
+            const cv::Point2d p = a + (b - a) * (0.06 + 0.88 * (i + 0.5) / samplesPerSide);
+            cv::Vec3f inside, outside;
+            if (sample<cv::Vec3f>(lab, p - outward * step, inside) && sample<cv::Vec3f>(lab, p + outward * step, outside))
+                visit(side, inside, outside);
+        }
+    }
+}
+
 /// Share of the perimeter along which the colour steps from inside to outside, times a plausibility factor.
 double outlineScore(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 32) {
     // A corner folded onto its neighbour (a triangle fitted as a quad) is no document's outline.
@@ -180,29 +200,15 @@ double outlineScore(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 3
         shortest = std::min(shortest, length), longest = std::max(longest, length);
     }
     if (!(shortest >= 0.05 * longest)) return 0;
-    const double orientation = signedArea(quad) > 0 ? 1 : -1;  // clockwise on screen: positive
     constexpr double threshold = 7.0;
-    const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
+    std::array<int, 4> supported{0, 0, 0, 0};
+    sampleAcrossOutline(lab, quad, samplesPerSide, [&](int side, const cv::Vec3f &inside, const cv::Vec3f &outside) {
+        if (cv::norm(inside - outside) > threshold) ++supported[side];
+    });
     double total = 0;
     double weakest = 1;
-    for (int side = 0; side < 4; ++side) {
-        const cv::Point2d a = quad[side], b = quad[(side + 1) % 4];
-        cv::Point2d direction = b - a;
-        const double length = std::hypot(direction.x, direction.y);
-        direction *= 1.0 / length;
-        // Outward normal for a clockwise (on screen) polygon.
-        const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
-        int supported = 0;
-        for (int i = 0; i < samplesPerSide; ++i) {
-            const double t = 0.06 + 0.88 * (i + 0.5) / samplesPerSide;
-            const cv::Point2d p = a + (b - a) * t;
-            cv::Vec3f inside, outside;
-            if (!sample<cv::Vec3f>(lab, p - outward * step, inside) ||
-                !sample<cv::Vec3f>(lab, p + outward * step, outside))
-                continue;
-            if (cv::norm(inside - outside) > threshold) ++supported;
-        }
-        const double share = static_cast<double>(supported) / samplesPerSide;
+    for (const int count : supported) {
+        const double share = static_cast<double>(count) / samplesPerSide;
         total += share;
         weakest = std::min(weakest, share);
     }
@@ -222,24 +228,13 @@ double outlineScore(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 3
 
 /// How much lighter the quad's inside is than its outside just across its outline, averaged round it (Lab
 /// lightness, 0...255).
-double lightnessStep(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 32) {
-    const double orientation = signedArea(quad) > 0 ? 1 : -1;
-    const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
+double lightnessStep(const cv::Mat &lab, const Quad &quad) {
     double sum = 0;
     int count = 0;
-    for (int side = 0; side < 4; ++side) {
-        const cv::Point2d a = quad[side], b = quad[(side + 1) % 4];
-        const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
-        const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
-        for (int i = 0; i < samplesPerSide; ++i) {
-            const cv::Point2d p = a + (b - a) * (0.06 + 0.88 * (i + 0.5) / samplesPerSide);
-            cv::Vec3f inside, outside;
-            if (!sample<cv::Vec3f>(lab, p - outward * step, inside) || !sample<cv::Vec3f>(lab, p + outward * step, outside))
-                continue;
-            sum += inside[0] - outside[0];
-            ++count;
-        }
-    }
+    sampleAcrossOutline(lab, quad, 32, [&](int, const cv::Vec3f &inside, const cv::Vec3f &outside) {
+        sum += inside[0] - outside[0];
+        ++count;
+    });
     return count > 0 ? sum / count : 0;
 }
 
