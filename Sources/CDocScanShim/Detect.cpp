@@ -244,18 +244,76 @@ struct Candidate {
     double area;
 };
 
+/// The area two convex quads share: `b` clipped by each side of `a` in turn (Sutherland-Hodgman), in doubles.
+/// (OpenCV's intersectConvexConvex returns 0 when a corner of one lies on a side of the other, which outlines found
+/// from the same edges often do.)
 double overlapArea(const Quad &a, const Quad &b) {
-    std::vector<cv::Point2f> pa, pb, intersection;
-    for (const auto &p : a) pa.emplace_back(p);
-    for (const auto &p : b) pb.emplace_back(p);
-    if (signedArea(a) < 0) std::reverse(pa.begin(), pa.end());
-    if (signedArea(b) < 0) std::reverse(pb.begin(), pb.end());
-    return std::max(0.0f, cv::intersectConvexConvex(pa, pb, intersection, true));
+    const double orientation = signedArea(a) < 0 ? -1 : 1;
+    std::vector<cv::Point2d> clipped(b.begin(), b.end()), next;
+    for (int side = 0; side < 4 && !clipped.empty(); ++side) {
+        const cv::Point2d p = a[side], q = a[(side + 1) % 4];
+        // Positive on the inner side of the edge p -> q.
+        const auto inner = [&](cv::Point2d r) { return orientation * ((q - p).cross(r - p)); };
+        next.clear();
+        for (size_t k = 0; k < clipped.size(); ++k) {
+            const cv::Point2d c = clipped[k], d = clipped[(k + 1) % clipped.size()];
+            const double sc = inner(c), sd = inner(d);
+            if (sc >= 0) next.push_back(c);
+            if ((sc >= 0) != (sd >= 0)) next.push_back(c + (d - c) * (sc / (sc - sd)));
+        }
+        clipped.swap(next);
+    }
+    double area = 0;
+    for (size_t k = 0; k < clipped.size(); ++k) area += clipped[k].cross(clipped[(k + 1) % clipped.size()]);
+    return std::abs(area) / 2;
+}
+
+/// Fine detail of the photo: |gray - Gaussian(sigma 2)| in sixteenths of a grey level. Woven cloth, carpet, granite and
+/// wood grain are busy with it everywhere; paper only along its print.
+cv::Mat fineDetail(const cv::Mat &smallBGR) {
+    cv::Mat gray, blurred, detail;
+    cv::cvtColor(smallBGR, gray, cv::COLOR_BGR2GRAY);
+    cv::GaussianBlur(gray, blurred, cv::Size(0, 0), 2.0);
+    cv::absdiff(gray, blurred, detail);
+    detail.convertTo(detail, CV_16U, 16);
+    return detail;
+}
+
+/// Two grey levels of fine detail: a plain desk's sensor noise and JPEG artefacts stay below it.
+constexpr int plainSurface = 16 * 2;
+
+/// The fine detail of the surface between two nested outlines (the lower quartile, so that print on paper does not
+/// count), in the units of ``fineDetail``; 0 when the ring is too thin to judge.
+double ringDetail(const cv::Mat &detail, const Quad &outer, const Quad &inner) {
+    const auto polygon = [](const Quad &q) {
+        std::vector<cv::Point> points;
+        for (const auto &p : q) points.emplace_back(cvRound(p.x), cvRound(p.y));
+        return points;
+    };
+    cv::Mat ring = cv::Mat::zeros(detail.size(), CV_8U), hole = cv::Mat::zeros(detail.size(), CV_8U);
+    cv::fillConvexPoly(ring, polygon(outer), 255);
+    cv::fillConvexPoly(hole, polygon(inner), 255);
+    // Away from both outlines: their edges are detail of their own.
+    const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(7, 7));
+    cv::erode(ring, ring, margin);
+    cv::dilate(hole, hole, margin);
+    ring.setTo(0, hole);
+    std::vector<uint16_t> values;
+    for (int y = 0; y < ring.rows; ++y) {
+        const uchar *m = ring.ptr<uchar>(y);
+        const uint16_t *d = detail.ptr<uint16_t>(y);
+        for (int x = 0; x < ring.cols; ++x)
+            if (m[x]) values.push_back(d[x]);
+    }
+    if (values.size() < 200) return 0;
+    std::nth_element(values.begin(), values.begin() + values.size() / 4, values.end());
+    return values[values.size() / 4];
 }
 
 /// Keeps the best outlines that do not overlap, preferring an outline to the regions inside it (a page to the table
 /// printed on it, a book to each of its pages) when it is nearly as well supported.
-std::vector<Candidate> select(std::vector<Candidate> candidates, double minScore, std::vector<Candidate> *frames = nullptr) {
+std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &detail, double minScore,
+                              std::vector<Candidate> *frames = nullptr) {
     std::sort(candidates.begin(), candidates.end(),
               [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     std::vector<Candidate> chosen;
@@ -273,7 +331,14 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, double minScore
             const double tolerance = candidate.area > 1.25 * chosen[i].area ? 0.12 : 0.05;
             // A much larger outline around it wins when well enough supported to be a document in its own right.
             const bool framesIt = candidate.area > 4 * chosen[i].area && candidate.score >= 0.65;
-            if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance)) {
+            // But not across rough surface: the grains of granite or carpet next to a card make outlines of their
+            // own round it, each nearly as well supported as the last. (Far more detail than a surface's grain is
+            // the edge of a book's cover and page block, in a ring too thin to show anything else.)
+            const auto acrossRoughSurface = [&] {
+                const double ring = ringDetail(detail, candidate.quad, chosen[i].quad);
+                return ring >= 3 * plainSurface && ring < 8 * plainSurface;
+            };
+            if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance) && !acrossRoughSurface()) {
                 swallowed.push_back(i);
             } else {
                 keep = false;
@@ -427,18 +492,13 @@ void addLineQuads(const cv::Mat &edges, double minArea, const cv::Mat &lab, std:
 /// Woven and printed cloth (gingham, checks) is busy with fine detail everywhere, while paper is smooth round its
 /// print. Where most of the photo is busy, adds the outlines of the smooth regions (print closed over): documents whose
 /// colour the cloth shares, which no colour threshold separates from it.
-void addSmoothRegions(const cv::Mat &smallBGR, double minArea, const cv::Mat &lab, std::vector<Candidate> &candidates) {
-    cv::Mat gray, blurred, detail, energy;
-    cv::cvtColor(smallBGR, gray, cv::COLOR_BGR2GRAY);
-    cv::GaussianBlur(gray, blurred, cv::Size(0, 0), 2.0);
-    cv::absdiff(gray, blurred, detail);
-    detail.convertTo(detail, CV_16U, 16);  // sixteenths of a grey level, kept through the average below
+void addSmoothRegions(const cv::Mat &detail, double minArea, const cv::Mat &lab, std::vector<Candidate> &candidates) {
+    cv::Mat energy;
     cv::blur(detail, energy, cv::Size(15, 15));
     std::vector<uint16_t> values;  // every third row suffices for the median
     for (int y = 0; y < energy.rows; y += 3) values.insert(values.end(), energy.ptr<uint16_t>(y), energy.ptr<uint16_t>(y) + energy.cols);
     std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
     const int typical = values[values.size() / 2];
-    constexpr int plainSurface = 16 * 2;  // two grey levels: a plain desk's sensor noise and JPEG artefacts
     if (typical < plainSurface) return;
     cv::Mat smooth = energy < typical / 2;
     cv::morphologyEx(smooth, smooth, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
@@ -448,7 +508,7 @@ void addSmoothRegions(const cv::Mat &smallBGR, double minArea, const cv::Mat &la
 }
 
 /// Proposes outlines from thresholds of each Lab channel, from smooth regions on busy cloth and from closed edge maps.
-std::vector<Candidate> propose(const cv::Mat &smallBGR, double minAreaFraction, cv::Mat &labFloat) {
+std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, double minAreaFraction, cv::Mat &labFloat) {
     cv::Mat smooth;
     cv::medianBlur(smallBGR, smooth, 5);
     cv::Mat lab;
@@ -470,7 +530,7 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, double minAreaFraction, 
             addOutlines(m, minArea, labFloat, candidates);
         }
     }
-    addSmoothRegions(smallBGR, minArea, labFloat, candidates);
+    addSmoothRegions(detail, minArea, labFloat, candidates);
     cv::Mat edges = cv::Mat::zeros(lab.size(), CV_8U);
     for (int c = 0; c < 3; ++c) {
         cv::Mat e;
@@ -546,8 +606,9 @@ std::optional<Line> refineSide(const cv::Mat &image, cv::Point2d a, cv::Point2d 
 }
 
 /// Whether at least three other well-supported, non-overlapping outlines have about the same size and shape: the cells
-/// of a checked or tiled background.
-bool repeats(const Candidate &candidate, const std::vector<Candidate> &all) {
+/// of a checked or tiled background. Outlines within `printed` (documents with lines of print, which a cloth's cells
+/// are not, and the parts of them) do not count: two cards and the blocks of a receipt are not a pattern.
+bool repeats(const Candidate &candidate, const std::vector<Candidate> &all, const std::vector<Quad> &printed) {
     const auto sides = [](const Quad &q) {
         std::array<double, 2> s{cv::norm(q[0] - q[1]) + cv::norm(q[2] - q[3]), cv::norm(q[1] - q[2]) + cv::norm(q[3] - q[0])};
         if (s[0] > s[1]) std::swap(s[0], s[1]);
@@ -556,7 +617,11 @@ bool repeats(const Candidate &candidate, const std::vector<Candidate> &all) {
     const auto mine = sides(candidate.quad);
     std::vector<const Candidate *> alike;
     for (const auto &other : all) {
-        if (other.score < 0.75) continue;
+        if (other.score < 0.5) continue;
+        const bool isPrinted = std::any_of(printed.begin(), printed.end(), [&](const Quad &p) {
+            return overlapArea(p, other.quad) >= 0.85 * other.area;
+        });
+        if (isPrinted) continue;
         const auto theirs = sides(other.quad);
         if (std::abs(theirs[0] / mine[0] - 1) > 0.35 || std::abs(theirs[1] / mine[1] - 1) > 0.35) continue;
         bool separate = overlapArea(other.quad, candidate.quad) < 0.2 * candidate.area;
@@ -656,9 +721,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         cv::Mat small;
         const double factor = docscan::downscale(color, options->working_size, small);
         cv::Mat lab;
-        const auto allCandidates = propose(small, options->min_area_fraction, lab);
+        const cv::Mat detail = fineDetail(small);
+        const auto allCandidates = propose(small, detail, options->min_area_fraction, lab);
         std::vector<Candidate> frames;
-        auto chosen = select(allCandidates, options->min_confidence, &frames);
+        auto chosen = select(allCandidates, detail, options->min_confidence, &frames);
 
         // When several outlines compete, each is judged on what it encloses: printed lines (documents hold text) and
         // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
@@ -711,17 +777,25 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // Further outlines must be plausible, not clearly rougher than the main document, not one cell of a repeating
         // pattern without print (the squares of a gingham cloth, tiles), and either crisply outlined all round or
         // printed on.
+        std::vector<Quad> printed;
+        for (const auto &j : judged)
+            if (j.lines >= 0.3) printed.push_back(j.candidate.quad);
         std::vector<Candidate> documents{judged.empty() ? Candidate{} : judged[main].candidate};
         if (judged.empty()) documents.clear();
         for (size_t k = 0; k < judged.size(); ++k) {
             if (k == main) continue;
             const auto &j = judged[k];
             if (!j.plausible || j.roughness > std::max(3.0, 1.5 * judged[main].roughness)) continue;
-            if (j.lines < 0.3 && repeats(j.candidate, allCandidates)) continue;
-            if (j.candidate.score < 0.75 || (j.candidate.score < 0.9 && j.lines < 0.2)) continue;
+            if (j.lines < 0.3 && repeats(j.candidate, allCandidates, printed)) continue;
+            // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
+            // shadow over one side).
+            const bool printedPaper = j.lines >= 0.3 && lightnessStep(lab, j.candidate.quad) >= 80;
+            if (j.candidate.score < (printedPaper ? 0.55 : 0.75) || (j.candidate.score < 0.9 && j.lines < 0.2)) continue;
             // However crisp its outline, a region with no print found in it is a shadow or a patch of the desk, unless
             // it stands out as paper on a dark surface (print too small or blurred to find).
             if (j.lines < 0.05 && lightnessStep(lab, j.candidate.quad) < 80) continue;
+            // Nor is a speck a fiftieth of the main document's size without clear print (a grain of granite).
+            if (j.candidate.area < 0.02 * judged[main].candidate.area && j.lines < 0.2) continue;
             // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
             // both be outlines) is part of it, not another document.
             const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {

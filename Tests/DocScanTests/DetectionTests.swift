@@ -58,4 +58,67 @@ struct DetectionTests {
         #expect(documents.count == 1, "\(documents.map(\.quad))")
         #expect(found.quad.intersectionOverUnion(Self.pageQuad) >= 0.95, "\(found.quad.corners)")
     }
+
+    /// An axis-aligned rectangle's outline as a quad (pixel centres, as the detector reports them).
+    static func quad(left: Int, top: Int, right: Int, bottom: Int) -> Quad {
+        let (l, t, r, b) = (Double(left) - 0.5, Double(top) - 0.5, Double(right) - 0.5, Double(bottom) - 0.5)
+        return Quad([Point(x: l, y: t), Point(x: r, y: t), Point(x: r, y: b), Point(x: l, y: b)])
+    }
+
+    /// A pseudo-random value for a grain of a drawn surface (an integer hash, the same on every platform).
+    static func grain(_ cx: Int, _ cy: Int) -> UInt32 {
+        var v = UInt32(truncatingIfNeeded: cx) &* 374_761_393 &+ UInt32(truncatingIfNeeded: cy) &* 668_265_263
+        v = (v ^ (v >> 13)) &* 1_274_126_177
+        return v ^ (v >> 16)
+    }
+
+    @Test("A dark card on granite is found as the card, not with the grains round it", arguments: [6, 7])
+    func cardOnGranite(grainSize: Int) throws {
+        // Grains of four greys, from near black to near white; the card is dark green with light print. Grains
+        // touching the card make ever larger outlines round it, each nearly as crisp as the last.
+        let card = (left: 260, top: 220, right: 740, bottom: 540)
+        let levels: [UInt8] = [25, 95, 160, 215]
+        let photo = try makeImage(width: 1000, height: 800) { x, y in
+            let onCard = x >= card.left && x < card.right && y >= card.top && y < card.bottom
+            if onCard {
+                let print = x >= card.left + 40 && x < card.right - 40 && y >= card.top + 60 && y < card.bottom - 60
+                    && (y - card.top) % 30 < 8 && (x * 7 + (y - card.top) / 30 * 13) % 40 < 33
+                return print ? [200, 210, 205] : [38, 58, 30]
+            }
+            let v = levels[Int(Self.grain(x / grainSize, y / grainSize) % 4)]
+            return [v, v, v + 4]
+        }
+        let documents = try DocumentDetector().detect(in: photo)
+        #expect(documents.count == 1, "\(documents.map(\.quad))")
+        let found = try #require(documents.first)
+        let truth = Self.quad(left: card.left, top: card.top, right: card.right, bottom: card.bottom)
+        #expect(found.quad.intersectionOverUnion(truth) >= 0.97, "\(found.quad.corners)")
+    }
+
+    @Test("Cards of one size side by side are documents, not the squares of a pattern, even one with little print")
+    func cardsOfOneSize() throws {
+        // Three densely printed cards in a row and a fourth, below, with a single short line of print.
+        let cards = [(left: 40, top: 120), (left: 380, top: 120), (left: 720, top: 120), (left: 380, top: 480)]
+        let (width, height) = (240, 150)
+        let photo = try makeImage(width: 1000, height: 800) { x, y in
+            for (n, card) in cards.enumerated() {
+                let (right, bottom) = (card.left + width, card.top + height)
+                guard x >= card.left, x < right, y >= card.top, y < bottom else { continue }
+                let print =
+                    n < 3
+                    ? x >= card.left + 20 && x < right - 20 && y >= card.top + 25 && y < bottom - 25
+                        && (y - card.top) % 20 < 6 && (x * 7 + (y - card.top) / 20 * 13) % 40 < 33
+                    : x >= card.left + 20 && x < card.left + 120 && y >= card.top + 30 && y < card.top + 38
+                return print ? [40, 40, 40] : [235, 238, 240]
+            }
+            return [120, 128, 135]
+        }
+        let documents = try DocumentDetector().detect(in: photo)
+        #expect(documents.count == 4, "\(documents.map(\.quad))")
+        for card in cards {
+            let truth = Self.quad(left: card.left, top: card.top, right: card.left + width, bottom: card.top + height)
+            let best = documents.map { $0.quad.intersectionOverUnion(truth) }.max() ?? 0
+            #expect(best >= 0.97, "card at \(card): best IoU \(best)")
+        }
+    }
 }
