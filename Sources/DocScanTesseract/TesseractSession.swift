@@ -146,9 +146,13 @@ struct PageReader {
             blocks = Self.withoutEdgeNoise(
                 try secondLook(blocks, pixels: upright.pixels, resolution: resolution, choices: wantsChoices))
             lap("second_look")
+            blocks = withRules(blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, region: upright.region)
             if upright.turns != 0 {
                 blocks = Self.unrotate(blocks, quarterTurns: upright.turns, width: upright.pixels.width, height: upright.pixels.height)
             }
+        }
+        if level == .fast {
+            blocks = withRules(blocks, pixels: pixels, glyphHeight: glyphHeight.map { $0 * scale }, region: region)
         }
         // Back to page pixels, then the request's filters and corrections.
         blocks = Self.scaleBoxes(blocks, by: 1 / scale)
@@ -214,6 +218,19 @@ struct PageReader {
         try monitor.check()
         guard status == 0 else { throw .engineFailure("Tesseract could not read the page (status \(status))") }
         return ResultExtractor(api: api, choices: choices).blocks()
+    }
+
+    /// `blocks`, read on upright `pixels`, with the rows of dashes and equals signs that Tesseract's layout analysis
+    /// removed put back as lines (see ``RuleLineReader``), unless the request's allowed characters exclude them.
+    func withRules(_ blocks: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, region: Rect?)
+        -> [RecognizedBlock]
+    {
+        guard let glyphHeight else { return blocks }
+        let reader = RuleLineReader(pixels: pixels, glyphHeight: glyphHeight)
+        let rules = reader.rules(avoiding: blocks.flatMap(\.lines), in: region).filter { rule in
+            request.allowedCharacters.map { $0.contains(rule.character) } ?? true
+        }
+        return rules.isEmpty ? blocks : RuleLineReader.adding(rules, to: blocks)
     }
 
     /// The character height (pixels) small print is enlarged to for `accurate`'s extra reading.

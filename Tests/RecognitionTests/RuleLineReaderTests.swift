@@ -1,0 +1,59 @@
+import DocScanGeometry
+import DocScanRecognition
+import Testing
+
+@testable import DocScanTesseract
+
+/// The reader of printed rules (rows of dashes and equals signs) that Tesseract's layout analysis removes.
+@Suite("Rule lines")
+struct RuleLineReaderTests {
+    /// A white page 400 × 200 with dark pixels where `ink` says.
+    static func page(_ ink: (Int, Int) -> Bool) -> GrayPixels {
+        var bytes = [UInt8](repeating: 250, count: 400 * 200)
+        for y in 0..<200 { for x in 0..<400 where ink(x, y) { bytes[y * 400 + x] = 30 } }
+        return GrayPixels(width: 400, height: 200, bytes: bytes)
+    }
+
+    /// Twenty marks 8 pixels wide at a pitch of 14, starting at x = 40.
+    static func onMark(_ x: Int) -> Bool { x >= 40 && x < 40 + 20 * 14 && (x - 40) % 14 < 8 }
+
+    @Test("A row of dashes is read as that many dashes, with one box per dash")
+    func dashes() {
+        let pixels = Self.page { x, y in Self.onMark(x) && (99...100).contains(y) }
+        let rules = RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: [])
+        #expect(rules.map(\.text) == [String(repeating: "-", count: 20)])
+        #expect(rules.first?.marks.first == Rect(x: 40, y: 99, width: 8, height: 2))
+    }
+
+    @Test("Two bars one above the other are equals signs")
+    func equalsSigns() {
+        let pixels = Self.page { x, y in Self.onMark(x) && ((98...99).contains(y) || (103...104).contains(y)) }
+        let rules = RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: [])
+        #expect(rules.map(\.text) == [String(repeating: "=", count: 20)])
+    }
+
+    @Test("The dashed side of a drawn box, a continuous rule and a row already read are not rules")
+    func notRules() {
+        let box = Self.page { x, y in
+            (Self.onMark(x) && (99...100).contains(y)) || ((x == 40 || x == 40 + 19 * 14 + 7) && (99...140).contains(y))
+        }
+        #expect(RuleLineReader(pixels: box, glyphHeight: 20).rules(avoiding: []).isEmpty)
+        let solid = Self.page { x, y in x >= 40 && x < 320 && (99...100).contains(y) }
+        #expect(RuleLineReader(pixels: solid, glyphHeight: 20).rules(avoiding: []).isEmpty)
+        let read = Self.page { x, y in Self.onMark(x) && (99...100).contains(y) }
+        let line = RecognizedLine(text: "----", confidence: nil, box: Rect(x: 30, y: 90, width: 300, height: 20))
+        #expect(RuleLineReader(pixels: read, glyphHeight: 20).rules(avoiding: [line]).isEmpty)
+    }
+
+    @Test("Rules are put between the lines they lie between, in reading order")
+    func placement() {
+        let above = RecognizedLine(text: "Till 8", confidence: nil, box: Rect(x: 40, y: 60, width: 100, height: 20))
+        let below = RecognizedLine(text: "TOTAL", confidence: nil, box: Rect(x: 40, y: 120, width: 100, height: 20))
+        let block = RecognizedBlock(box: Rect(x: 40, y: 60, width: 100, height: 80), lines: [above, below])
+        let rule = RuleLineReader.Rule(character: "-", marks: (0..<6).map { Rect(x: Double(40 + 14 * $0), y: 99, width: 8, height: 2) })
+        let placed = RuleLineReader.adding([rule], to: [block])
+        #expect(placed.count == 1)
+        #expect(placed.first?.lines.map(\.text) == ["Till 8", "------", "TOTAL"])
+        #expect(placed.first?.lines[1].confidence == nil)
+    }
+}
