@@ -103,9 +103,10 @@ struct PageReader {
         lap("recognize")
 
         var quarterTurns: Int? = nil
+        // The page as read, upright (`accurate` may turn it).
+        var upright = (pixels: pixels, region: region, turns: 0)
         if level == .accurate {
             // Orientation first, so that the extra readings and the second look see upright lines.
-            var upright = (pixels: pixels, region: region, turns: 0)
             if Self.isPoor(blocks) {
                 // Trials read the page with characters about 16 pixels tall (small print enlarged up to 3 times),
                 // enough to tell sense from nonsense; a page that is still large is cut to its middle third. Only a
@@ -146,13 +147,10 @@ struct PageReader {
             blocks = Self.withoutEdgeNoise(
                 try secondLook(blocks, pixels: upright.pixels, resolution: resolution, choices: wantsChoices))
             lap("second_look")
-            blocks = withRules(blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, region: upright.region)
-            if upright.turns != 0 {
-                blocks = Self.unrotate(blocks, quarterTurns: upright.turns, width: upright.pixels.width, height: upright.pixels.height)
-            }
         }
-        if level == .fast {
-            blocks = withRules(blocks, pixels: pixels, glyphHeight: glyphHeight.map { $0 * scale }, region: region)
+        blocks = withRules(blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, region: upright.region)
+        if upright.turns != 0 {
+            blocks = Self.unrotate(blocks, quarterTurns: upright.turns, width: upright.pixels.width, height: upright.pixels.height)
         }
         // Back to page pixels, then the request's filters and corrections.
         blocks = Self.scaleBoxes(blocks, by: 1 / scale)
