@@ -109,8 +109,8 @@ struct PageReader {
             // Orientation first, so that the extra readings and the second look see upright lines.
             if Self.isPoor(blocks) {
                 // Trials read the page with characters about 16 pixels tall (small print enlarged up to 3 times),
-                // enough to tell sense from nonsense; a page that is still large is cut to its middle third. Only a
-                // clear winner is read again in full.
+                // enough to tell sense from nonsense; a page that is still large is cut to its middle third. A turn
+                // must read clearly better to win; the winner is read again in full.
                 let trialScale = glyphHeight.map { min(3, 16 / ($0 * scale)) } ?? 1
                 var trial = pixels.scaled(by: trialScale)
                 if trial.width * trial.height > 1_200_000 {
@@ -124,7 +124,7 @@ struct PageReader {
                     let other = try run(
                         turned, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
                     let score = Self.evidence(other)
-                    if score > max(1, best.score * 1.2) { best = (turns, score) }
+                    if Self.clearlyBetter(score, than: best.score) { best = (turns, score) }
                 }
                 if best.turns != 0 {
                     upright.pixels = pixels.rotated(quarterTurns: best.turns)
@@ -373,11 +373,20 @@ struct PageReader {
         return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count
     }
 
-    /// The turns worth trying: upside down always; a quarter turn either way when the lines found stand upright.
+    /// Whether a turned reading's ``evidence(_:)`` beats the kept one's by a clear margin: 30% of the kept one's size,
+    /// and at least two characters. The page as given is usually the right way up, and two readings of nonsense
+    /// differ by chance.
+    static func clearlyBetter(_ evidence: Double, than kept: Double) -> Bool {
+        evidence > kept + max(2, 0.3 * abs(kept))
+    }
+
+    /// The turns worth trying. Lines that run across the page leave only upside down: Tesseract's layout analysis
+    /// finds lines that run down the page and reads them turned one way itself, so a quarter turn reads like no turn
+    /// and three quarters like a half turn. When the lines found stand upright, a quarter turn either way too.
     static func turnsToTry(_ blocks: [RecognizedBlock]) -> [Int] {
         let lines = blocks.flatMap(\.lines)
         let standing = lines.filter { $0.box.height > 1.5 * $0.box.width }.count
-        return standing * 2 > lines.count ? [1, 3, 2] : [2, 1, 3]
+        return standing * 2 > lines.count ? [1, 3, 2] : [2]
     }
 
     /// A rectangle of an image `width` × `height` in the image turned by `quarterTurns` clockwise.
