@@ -13,6 +13,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -242,6 +243,8 @@ struct Candidate {
     Quad quad;
     double score;
     double area;
+    /// The chosen outlines this one replaced in ``select``, given back if it turns out to hold no document.
+    std::vector<Candidate> replaced = {};
 };
 
 /// The area two convex quads share: `b` clipped by each side of `a` in turn (Sutherland-Hodgman), in doubles.
@@ -358,8 +361,12 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             if (frames && surroundsAll && !duplicate && candidate.score >= 0.45 && frames->size() < 4) frames->push_back(candidate);
             continue;
         }
-        for (auto it = swallowed.rbegin(); it != swallowed.rend(); ++it) chosen.erase(chosen.begin() + *it);
-        chosen.push_back(candidate);
+        Candidate replacing = candidate;
+        for (auto it = swallowed.rbegin(); it != swallowed.rend(); ++it) {
+            replacing.replaced.push_back(std::move(chosen[*it]));
+            chosen.erase(chosen.begin() + *it);
+        }
+        chosen.push_back(std::move(replacing));
     }
     return chosen;
 }
@@ -735,9 +742,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
                              // printed is a patch of the table)
         };
-        std::vector<Judged> judged;
-        const bool compare = chosen.size() > 1 || !frames.empty();
-        for (const auto &candidate : chosen) {
+        const bool compare = chosen.size() > 1 || !frames.empty() ||
+                             std::any_of(chosen.begin(), chosen.end(), [](const Candidate &c) { return !c.replaced.empty(); });
+        const auto judge = [&](const Candidate &candidate) {
             double lines = 1, roughness = 0;
             if (compare) {
                 const cv::Mat region = rectifiedRegion(color, candidate.quad, factor);
@@ -746,8 +753,25 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             }
             const bool plausible = (candidate.score >= 0.6 && lines >= 0.05) || candidate.score >= 0.8 ||
                                    (candidate.score >= 0.5 && lines >= 0.25);
-            judged.push_back({candidate, lines, roughness, plausible});
-        }
+            return Judged{candidate, lines, roughness, plausible};
+        };
+        // An outline that replaced others but holds no document (a patch of carpet round two cards, outlined by its
+        // mottling) gives them back when any of them, or of those they replaced, is one.
+        std::function<void(const Candidate &, std::vector<Judged> &)> judgeInto = [&](const Candidate &candidate,
+                                                                                   std::vector<Judged> &out) {
+            Judged verdict = judge(candidate);
+            if (!verdict.plausible && !candidate.replaced.empty()) {
+                std::vector<Judged> given;
+                for (const auto &r : candidate.replaced) judgeInto(r, given);
+                if (std::any_of(given.begin(), given.end(), [](const Judged &g) { return g.plausible; })) {
+                    out.insert(out.end(), given.begin(), given.end());
+                    return;
+                }
+            }
+            out.push_back(std::move(verdict));
+        };
+        std::vector<Judged> judged;
+        for (const auto &candidate : chosen) judgeInto(candidate, judged);
         // A frame that holds print on smooth stock replaces the shapes inside it.
         for (const auto &frame : frames) {
             const cv::Mat region = rectifiedRegion(color, frame.quad, factor);

@@ -121,4 +121,22 @@ struct DetectionTests {
             #expect(best >= 0.97, "card at \(card): best IoU \(best)")
         }
     }
+
+    @Test("Two cards and a receipt on mottled carpet are three documents, not one patch of carpet round them")
+    func documentsOnCarpet() throws {
+        // A 2 MP photo from the generator (seed 17000): the carpet's light mottling outlines a region round the
+        // receipt and one card that holds no print of its own.
+        let photo = try ImageLoader().load(contentsOf: TestData.fixture("carpet-receipt-and-cards.jpg")).image
+        let truths = [
+            [(169.3, 260.7), (238.5, 63.0), (861.0, 218.6), (880.6, 411.1)],
+            [(362.7, 745.5), (450.6, 431.1), (650.0, 486.9), (602.9, 801.3)],
+            [(316.4, 1537.0), (368.4, 955.7), (632.6, 960.2), (646.2, 1501.5)],
+        ].map { Quad($0.map { Point(x: $0.0, y: $0.1) }) }
+        let documents = try DocumentDetector().detect(in: photo)
+        #expect(documents.count == 3, "\(documents.map(\.quad))")
+        for truth in truths {
+            let best = documents.map { $0.quad.intersectionOverUnion(truth) }.max() ?? 0
+            #expect(best >= 0.97, "document at \(truth.corners[0]): best IoU \(best)")
+        }
+    }
 }
