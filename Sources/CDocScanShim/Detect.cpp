@@ -742,8 +742,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
                              // printed is a patch of the table)
         };
-        const bool compare = chosen.size() > 1 || !frames.empty() ||
-                             std::any_of(chosen.begin(), chosen.end(), [](const Candidate &c) { return !c.replaced.empty(); });
+        const bool compare = chosen.size() > 1 || !frames.empty();
         const auto judge = [&](const Candidate &candidate) {
             double lines = 1, roughness = 0;
             if (compare) {
