@@ -33,6 +33,22 @@ public struct ScannedPage: Sendable {
     public func photoPoint(for pagePoint: Point) -> Point {
         homography.inverse.map { $0.apply(pagePoint) } ?? pagePoint
     }
+
+    /// The page turned `quarterTurns` × 90° clockwise, as when a recognizer finds it upside down or sideways: its
+    /// images, its corners (still in the page's reading order), its rotation and its map from the photo turn with it.
+    /// - Throws: ``DocScanError`` when OpenCV fails.
+    public func turned(quarterTurns: Int) throws(DocScanError) -> ScannedPage {
+        let k = ((quarterTurns % 4) + 4) % 4
+        guard k != 0 else { return self }
+        var page = self
+        page.image = try image.rotated(quarterTurns: k)
+        page.unlitImage = try unlitImage.rotated(quarterTurns: k)
+        page.quad = quad.rotatedLabels(quarterTurns: k)
+        page.rotation = (rotation + 360 - 90 * k) % 360
+        page.homography = homography.followed(
+            by: DocumentScanner.quarterTurns(k, width: image.width, height: image.height))
+        return page
+    }
 }
 
 /// Milliseconds spent in each stage of the pipeline.

@@ -79,6 +79,16 @@ public struct Rect: Hashable, Sendable, Codable {
         Quad([Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: maxX, y: maxY), Point(x: minX, y: maxY)])
     }
 
+    /// The same rectangle in an image `width` × `height` after the image is turned `quarterTurns` × 90° clockwise.
+    public func turned(quarterTurns: Int, inWidth width: Double, height: Double) -> Rect {
+        switch ((quarterTurns % 4) + 4) % 4 {
+        case 1: return Rect(x: height - maxY, y: minX, width: self.height, height: self.width)
+        case 2: return Rect(x: width - maxX, y: height - maxY, width: self.width, height: self.height)
+        case 3: return Rect(x: minY, y: width - maxX, width: self.height, height: self.width)
+        default: return self
+        }
+    }
+
     /// The smallest rectangle holding both.
     public func union(_ other: Rect) -> Rect {
         let left = min(minX, other.minX), top = min(minY, other.minY)

@@ -170,6 +170,30 @@ public struct RecognizedBlock: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey { case box, photoQuad = "photo_quad", lines }
 }
 
+extension RecognizedBlock {
+    /// The block with its own box and every line, word and glyph box passed through `transform` (photo quads are
+    /// left as they are).
+    public func transformingBoxes(_ transform: (Rect) -> Rect) -> RecognizedBlock {
+        var block = self
+        block.box = transform(box)
+        for l in block.lines.indices {
+            block.lines[l].box = transform(block.lines[l].box)
+            block.lines[l].words = block.lines[l].words.map { $0.transformingBoxes(transform) }
+        }
+        return block
+    }
+}
+
+extension RecognizedWord {
+    /// The word with its box and its glyphs' boxes passed through `transform` (photo quads are left as they are).
+    public func transformingBoxes(_ transform: (Rect) -> Rect) -> RecognizedWord {
+        var word = self
+        word.box = transform(box)
+        for g in word.glyphs.indices { word.glyphs[g].box = transform(word.glyphs[g].box) }
+        return word
+    }
+}
+
 /// A warning about the request or the reading; strict mode turns unsupported options into errors instead.
 public struct RecognitionDiagnostic: Sendable, Codable, Equatable {
     public var message: String
@@ -279,6 +303,20 @@ public struct RecognizedPage: Sendable, Codable, Equatable {
             if let box = line.boundingBox(for: lower..<upper) { boxes.append(box) }
         }
         return boxes
+    }
+
+    /// The same reading on the page turned `quarterTurns` × 90° clockwise (as a scan turns a page that a recognizer
+    /// found upside down or sideways): every box turns with the page, and width and height swap for a quarter turn.
+    /// With `pageToPhoto`, the turned page's map into the photo, the photo quads are mapped again so that their
+    /// corners follow the turned boxes; without it they keep their corners (the same places in the photo).
+    public func turned(quarterTurns: Int, pageToPhoto: Homography?) -> RecognizedPage {
+        let k = ((quarterTurns % 4) + 4) % 4
+        guard k != 0 else { return self }
+        let (w, h) = (Double(width), Double(height))
+        var page = self
+        if k % 2 == 1 { (page.width, page.height) = (height, width) }
+        page.blocks = blocks.map { $0.transformingBoxes { $0.turned(quarterTurns: k, inWidth: w, height: h) } }
+        return pageToPhoto.map { page.mappingBoxes(through: $0) } ?? page
     }
 
     /// The same page with every box also mapped into the photo through `pageToPhoto`.

@@ -129,7 +129,7 @@ struct PageReader {
                 if best.turns != 0 {
                     upright.pixels = pixels.rotated(quarterTurns: best.turns)
                     upright.region = region.map {
-                        Self.rotate($0, quarterTurns: best.turns, width: pixels.width, height: pixels.height)
+                        $0.turned(quarterTurns: best.turns, inWidth: Double(pixels.width), height: Double(pixels.height))
                     }
                     upright.turns = best.turns
                     blocks = try run(upright.pixels, resolution: resolution, region: upright.region, mode: PSM_AUTO, choices: wantsChoices)
@@ -352,7 +352,7 @@ struct PageReader {
             let before = Self.meanWordConfidence(line.words), after = Self.meanWordConfidence(words)
             guard after > before + 0.02 else { continue }
             let origin = Point(x: Double(max(0, x)), y: Double(max(0, y)))
-            let placed = words.map { Self.transform($0) { Rect(x: $0.x / factor + origin.x, y: $0.y / factor + origin.y, width: $0.width / factor, height: $0.height / factor) } }
+            let placed = words.map { $0.transformingBoxes { Rect(x: $0.x / factor + origin.x, y: $0.y / factor + origin.y, width: $0.width / factor, height: $0.height / factor) } }
             blocks[b].lines[l].words = placed
             blocks[b].lines[l].text = placed.map(\.text).joined(separator: " ")
             blocks[b].lines[l].confidence = again.flatMap(\.lines).first?.confidence ?? line.confidence
@@ -389,20 +389,9 @@ struct PageReader {
         return standing * 2 > lines.count ? [1, 3, 2] : [2]
     }
 
-    /// A rectangle of an image `width` × `height` in the image turned by `quarterTurns` clockwise.
-    static func rotate(_ r: Rect, quarterTurns: Int, width: Int, height: Int) -> Rect {
-        let w = Double(width), h = Double(height)
-        switch ((quarterTurns % 4) + 4) % 4 {
-        case 1: return Rect(x: h - r.maxY, y: r.minX, width: r.height, height: r.width)
-        case 2: return Rect(x: w - r.maxX, y: h - r.maxY, width: r.width, height: r.height)
-        case 3: return Rect(x: r.minY, y: w - r.maxX, width: r.height, height: r.width)
-        default: return r
-        }
-    }
-
     /// Boxes read on an image turned by `quarterTurns` (now `width` × `height`) mapped back to the unturned image.
     static func unrotate(_ blocks: [RecognizedBlock], quarterTurns: Int, width: Int, height: Int) -> [RecognizedBlock] {
-        map(blocks) { rotate($0, quarterTurns: 4 - quarterTurns, width: width, height: height) }
+        map(blocks) { $0.turned(quarterTurns: 4 - quarterTurns, inWidth: Double(width), height: Double(height)) }
     }
 
     static func scaleBoxes(_ blocks: [RecognizedBlock], by factor: Double) -> [RecognizedBlock] {
@@ -410,22 +399,7 @@ struct PageReader {
         return map(blocks) { Rect(x: $0.x * factor, y: $0.y * factor, width: $0.width * factor, height: $0.height * factor) }
     }
 
-    static func transform(_ word: RecognizedWord, _ box: (Rect) -> Rect) -> RecognizedWord {
-        var word = word
-        word.box = box(word.box)
-        for g in word.glyphs.indices { word.glyphs[g].box = box(word.glyphs[g].box) }
-        return word
-    }
-
     static func map(_ blocks: [RecognizedBlock], _ box: (Rect) -> Rect) -> [RecognizedBlock] {
-        blocks.map { block in
-            var block = block
-            block.box = box(block.box)
-            for l in block.lines.indices {
-                block.lines[l].box = box(block.lines[l].box)
-                block.lines[l].words = block.lines[l].words.map { transform($0, box) }
-            }
-            return block
-        }
+        blocks.map { $0.transformingBoxes(box) }
     }
 }

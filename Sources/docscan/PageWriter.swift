@@ -41,6 +41,16 @@ final class PageWriter {
         return paths
     }
 
+    /// Writes a page again over its own image written earlier in this run (at `path`, as ``write(_:of:)`` returned).
+    func rewrite(_ page: ScannedPage, at path: String) throws(DocScanError) {
+        let data = try page.image.encoded(as: .png)
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw DocScanError(.outputFailed, "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
     private func uniqueStem(for photo: URL) -> String {
         let stem = photo.deletingPathExtension().lastPathComponent
         let seen = usedStems[stem, default: 0]

@@ -146,6 +146,23 @@ struct TextLayoutTests {
         #expect(layout.lineConfidence > 0.3)
     }
 
+    @Test("A scanned page turned by quarters keeps its corners in reading order and its map into the photo", arguments: 1..<4)
+    func turnedPage(_ turns: Int) throws {
+        let page = try #require(try DocumentScanner().scan(contentsOf: TestData.fixture("caps-label.jpg")).pages.first)
+        let turned = try page.turned(quarterTurns: turns)
+        let (width, height) = turns % 2 == 0 ? (page.image.width, page.image.height) : (page.image.height, page.image.width)
+        #expect(turned.image.width == width && turned.image.height == height)
+        #expect(turned.unlitImage.width == width && turned.unlitImage.height == height)
+        #expect(turned.rotation == (page.rotation + 360 - 90 * turns) % 360)
+        // The turned page's corners, mapped into the photo, are its quad's corners in order.
+        let corners = [Point(x: 0, y: 0), Point(x: Double(width - 1), y: 0), Point(x: Double(width - 1), y: Double(height - 1)), Point(x: 0, y: Double(height - 1))]
+        for (corner, expected) in zip(corners, turned.quad.corners) {
+            #expect(turned.photoPoint(for: corner).distance(to: expected) < 2, "\(corner) -> \(turned.photoPoint(for: corner)), quad \(expected)")
+        }
+        // The same ink: the turned image is the page's image turned.
+        #expect(try turned.image.encoded() == (try page.image.rotated(quarterTurns: turns).encoded()))
+    }
+
     @Test("A label of capitals and digits is not turned over: its shapes say nothing about up and down")
     func capitalsStayAsTheyAre() throws {
         // SN 1W2K-RAAY-E0CO / LOT 83685957/4890 / REF #QY8Z-IDT3, upright (made by Plugins/glyphs/make_codes.py):

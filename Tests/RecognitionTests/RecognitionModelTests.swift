@@ -65,6 +65,27 @@ struct RecognitionModelTests {
         #expect(result.words[0].photoQuad?.topLeft == Point(x: 110, y: 210))
     }
 
+    @Test("a reading turned with its page keeps every box on the same ink, and its photo quads follow the new corners")
+    func turnedReading() {
+        // A 100 × 50 page with one word at (10, 5), 20 × 10; the page turned a quarter clockwise is 50 × 100.
+        let word = RecognizedWord(
+            text: "word", confidence: nil, box: Rect(x: 10, y: 5, width: 20, height: 10),
+            glyphs: [RecognizedGlyph(text: "w", confidence: nil, box: Rect(x: 10, y: 5, width: 5, height: 10))])
+        let line = RecognizedLine(text: "word", confidence: nil, box: word.box, words: [word])
+        let reading = RecognizedPage(
+            width: 100, height: 50, blocks: [RecognizedBlock(box: word.box, lines: [line])],
+            provenance: RecognitionProvenance(recognizer: "plain", backend: "none", version: "0", models: [], level: .fast, levelMapping: ""))
+        let quarter = reading.turned(quarterTurns: 1, pageToPhoto: .translation(x: 100, y: 200))
+        #expect(quarter.width == 50 && quarter.height == 100)
+        #expect(quarter.words[0].box == Rect(x: 35, y: 10, width: 10, height: 20))
+        #expect(quarter.words[0].glyphs[0].box == Rect(x: 35, y: 10, width: 10, height: 5))
+        #expect(quarter.blocks[0].box == quarter.lines[0].box && quarter.lines[0].box == quarter.words[0].box)
+        #expect(quarter.words[0].photoQuad?.topLeft == Point(x: 135, y: 210))
+        #expect(reading.turned(quarterTurns: 2, pageToPhoto: nil).words[0].box == Rect(x: 70, y: 35, width: 20, height: 10))
+        #expect(reading.turned(quarterTurns: 3, pageToPhoto: nil).words[0].box == Rect(x: 5, y: 70, width: 10, height: 20))
+        #expect(quarter.turned(quarterTurns: 3, pageToPhoto: nil).words.map(\.box) == reading.words.map(\.box))
+    }
+
     @Test("a calibrated recognizer adds the calibrated value beside the raw one, and says where the map came from")
     func calibratedConfidence() async throws {
         let map = ConfidenceCalibration(thresholds: [0, 0.5, 0.95], values: [0.1, 0.6, 0.9])

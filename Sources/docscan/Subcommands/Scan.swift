@@ -92,11 +92,22 @@ struct Scan: AsyncParsableCommand {
             progress.update(done: number, label: photo)
             var report: ScanReport
             switch scanAndWrite(photo, scanner: scanner, writer: writer) {
-            case .success(let (result, paths)):
+            case .success(let (scanned, paths)):
+                var result = scanned
+                var outcomes: [Int: Result<RecognizedPage, RecognitionError>] = [:]
+                if let reader {
+                    outcomes = await reader.read(result.pages, paths: paths)
+                    do throws(DocScanError) {
+                        try turnUpright(&result, readings: &outcomes, paths: paths, writer: writer)
+                    } catch {
+                        failures += 1
+                        progress.clear()
+                        FileHandle.standardError.write(Data("docscan: \(error.message)\n".utf8))
+                    }
+                }
                 report = ScanReport(source: photo, result: result, imagePaths: paths)
                 var readings: [Int: RecognizedPage] = [:]
-                if let reader {
-                    let outcomes = await reader.read(result.pages, paths: paths)
+                if reader != nil {
                     for (i, page) in result.pages.enumerated() {
                         let outcome = outcomes[page.index] ?? .failure(.engineFailure("the page was not read"))
                         report.pages[i].attach(outcome, recognizer: recognition.recognizer)
@@ -128,6 +139,23 @@ struct Scan: AsyncParsableCommand {
         progress.finish()
         await reader?.shutdown()
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// Turns each page that its recognizer found upside down or sideways (and read turned) the right way up: the page,
+    /// its corners, rotation and map, its reading's boxes, and its image file, written again.
+    private func turnUpright(
+        _ result: inout ScanResult, readings: inout [Int: Result<RecognizedPage, RecognitionError>], paths: [Int: String],
+        writer: PageWriter
+    ) throws(DocScanError) {
+        for (i, page) in result.pages.enumerated() {
+            guard case .success(let reading)? = readings[page.index],
+                let turns = reading.provenance.orientationQuarterTurns, turns % 4 != 0
+            else { continue }
+            let turned = try page.turned(quarterTurns: turns)
+            if let path = paths[page.index] { try writer.rewrite(turned, at: path) }
+            result.pages[i] = turned
+            readings[page.index] = .success(reading.turned(quarterTurns: turns, pageToPhoto: turned.homography.inverse))
+        }
     }
 
     /// Writes the hOCR or PDF files the format asks for.
