@@ -49,7 +49,7 @@ enum UncompressedPNG {
                         }
                         let count = min(remaining, rowBytes - column)
                         let source = UnsafeBufferPointer(rebasing: pixels[(row * rowBytes + column)..<(row * rowBytes + column + count)])
-                        UnsafeMutableBufferPointer(rebasing: out[at..<(at + count)]).update(fromContentsOf: source)
+                        _ = UnsafeMutableBufferPointer(rebasing: out[at..<(at + count)]).update(fromContentsOf: source)
                         at += count
                         remaining -= count
                         column += count
@@ -133,7 +133,7 @@ enum UncompressedPNG {
                         }
                         let count = min(left, rowBytes - column)
                         let target = row * rowBytes + column
-                        UnsafeMutableBufferPointer(rebasing: out[target..<(target + count)])
+                        _ = UnsafeMutableBufferPointer(rebasing: out[target..<(target + count)])
                             .update(fromContentsOf: UnsafeBufferPointer(rebasing: stream[position..<(position + count)]))
                         position += count
                         left -= count
