@@ -667,6 +667,35 @@ double surfaceRoughness(const cv::Mat &region) {
     return values[values.size() / 4];
 }
 
+/// The share of a region's pixels (its margin left out) that stand out from its prevailing tone by a clear step of
+/// lightness, darker or lighter: the print on a document, a few percent even on a sparse card. A shadow or a patch of
+/// plain desk, however crisply outlined, has almost none; sensor noise and a soft shading stay within the step.
+double markShare(const cv::Mat &region) {
+    const cv::Mat luminance = docscan::gray(region);
+    const int margin = std::min(region.cols, region.rows) / 10;
+    const cv::Mat inner = luminance(cv::Rect(margin, margin, region.cols - 2 * margin, region.rows - 2 * margin));
+    int histogram[256] = {0};
+    for (int y = 0; y < inner.rows; ++y) {
+        const uchar *row = inner.ptr<uchar>(y);
+        for (int x = 0; x < inner.cols; ++x) ++histogram[row[x]];
+    }
+    const auto percentile = [&](double share) {
+        const double wanted = share * static_cast<double>(inner.total());
+        double seen = 0;
+        for (int v = 0; v < 256; ++v)
+            if ((seen += histogram[v]) >= wanted) return v;
+        return 255;
+    };
+    constexpr int step = 40;
+    const int paper = percentile(0.9), card = percentile(0.1);  // light stock with dark print, or the reverse
+    double darker = 0, lighter = 0;
+    for (int v = 0; v < 256; ++v) {
+        if (v < paper - step) darker += histogram[v];
+        if (v > card + step) lighter += histogram[v];
+    }
+    return std::max(darker, lighter) / static_cast<double>(std::max<size_t>(1, inner.total()));
+}
+
 }  // namespace
 
 ds_detect_options ds_detect_options_default(void) { return {560, 0.005, 0.5, 1}; }
@@ -739,20 +768,22 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             Candidate candidate;
             double lines;
             double roughness;
+            double marks;  // markShare of the region
             bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
                              // printed is a patch of the table)
         };
         const bool compare = chosen.size() > 1 || !frames.empty();
         const auto judge = [&](const Candidate &candidate) {
-            double lines = 1, roughness = 0;
+            double lines = 1, roughness = 0, marks = 1;
             if (compare) {
                 const cv::Mat region = rectifiedRegion(color, candidate.quad, factor);
                 lines = docscan::textLineStrength(region);
                 roughness = surfaceRoughness(region);
+                marks = markShare(region);
             }
             const bool plausible = (candidate.score >= 0.6 && lines >= 0.05) || candidate.score >= 0.8 ||
                                    (candidate.score >= 0.5 && lines >= 0.25);
-            return Judged{candidate, lines, roughness, plausible};
+            return Judged{candidate, lines, roughness, marks, plausible};
         };
         // An outline that replaced others but holds no document (a patch of carpet round two cards, outlined by its
         // mottling) gives them back when any of them, or of those they replaced, is one.
@@ -779,7 +810,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
             if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
             judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
-            judged.push_back({frame, lines, roughness, true});
+            judged.push_back({frame, lines, roughness, markShare(region), true});
         }
         // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
         // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
@@ -817,6 +848,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // However crisp its outline, a region with no print found in it is a shadow or a patch of the desk, unless
             // it stands out as paper on a dark surface (print too small or blurred to find).
             if (j.lines < 0.05 && lightnessStep(lab, j.candidate.quad) < 80) continue;
+            // Nor is a region in which nothing stands out from its tone at all, whatever its line measure makes of
+            // noise (a shadow's band beside a book, a pale cell of a cloth).
+            if (j.marks < 0.012 && lightnessStep(lab, j.candidate.quad) < 80) continue;
             // Nor is a speck a fiftieth of the main document's size without clear print (a grain of granite).
             if (j.candidate.area < 0.02 * judged[main].candidate.area && j.lines < 0.2) continue;
             // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
