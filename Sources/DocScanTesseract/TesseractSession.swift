@@ -98,45 +98,45 @@ struct PageReader {
         let scaledROI = Rect(x: roi.x * scale, y: roi.y * scale, width: roi.width * scale, height: roi.height * scale)
         let wantsChoices = request.maximumCandidates > 1 || !request.customWords.isEmpty
         let region = request.regionOfInterest == nil ? nil : scaledROI
-        monitor.span = 0...(level == .accurate ? 0.3 : 1)
+        // A poor first reading is read again turned, and under `accurate` several times more.
+        monitor.span = 0...(level == .accurate ? 0.3 : 0.6)
         var blocks = try run(pixels, resolution: resolution, region: region, mode: PSM_AUTO, choices: wantsChoices)
         lap("recognize")
 
-        var quarterTurns: Int? = nil
-        // The page as read, upright (`accurate` may turn it).
+        // The page as read, upright. Orientation comes first, so that `accurate`'s extra readings and second look
+        // see upright lines.
         var upright = (pixels: pixels, region: region, turns: 0)
-        if level == .accurate {
-            // Orientation first, so that the extra readings and the second look see upright lines.
-            if Self.isPoor(blocks) {
-                // Trials read the page with characters about 16 pixels tall (small print enlarged up to 3 times),
-                // enough to tell sense from nonsense; a page that is still large is cut to its middle third. A turn
-                // must read clearly better to win; the winner is read again in full.
-                let trialScale = glyphHeight.map { min(3, 16 / ($0 * scale)) } ?? 1
-                var trial = pixels.scaled(by: trialScale)
-                if trial.width * trial.height > 1_200_000 {
-                    trial = trial.cropped(x: 0, y: trial.height / 3, width: trial.width, height: trial.height / 3)
-                }
-                let first = try run(trial, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
-                var best = (turns: 0, score: Self.evidence(first))
-                for turns in Self.turnsToTry(blocks) {
-                    try monitor.check()
-                    let turned = trial.rotated(quarterTurns: turns)
-                    let other = try run(
-                        turned, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
-                    let score = Self.evidence(other)
-                    if Self.clearlyBetter(score, than: best.score) { best = (turns, score) }
-                }
-                if best.turns != 0 {
-                    upright.pixels = pixels.rotated(quarterTurns: best.turns)
-                    upright.region = region.map {
-                        $0.turned(quarterTurns: best.turns, inWidth: Double(pixels.width), height: Double(pixels.height))
-                    }
-                    upright.turns = best.turns
-                    blocks = try run(upright.pixels, resolution: resolution, region: upright.region, mode: PSM_AUTO, choices: wantsChoices)
-                }
-                lap("orientation")
+        if Self.isPoor(blocks) {
+            // Trials read the page with characters about 16 pixels tall (small print enlarged up to 3 times),
+            // enough to tell sense from nonsense; a page that is still large is cut to its middle third. A turn
+            // must read clearly better to win; the winner is read again in full.
+            let trialScale = glyphHeight.map { min(3, 16 / ($0 * scale)) } ?? 1
+            var trial = pixels.scaled(by: trialScale)
+            if trial.width * trial.height > 1_200_000 {
+                trial = trial.cropped(x: 0, y: trial.height / 3, width: trial.width, height: trial.height / 3)
             }
-            quarterTurns = upright.turns
+            let first = try run(trial, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
+            var best = (turns: 0, score: Self.evidence(first))
+            for turns in Self.turnsToTry(blocks) {
+                try monitor.check()
+                let turned = trial.rotated(quarterTurns: turns)
+                let other = try run(
+                    turned, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
+                let score = Self.evidence(other)
+                if Self.clearlyBetter(score, than: best.score) { best = (turns, score) }
+            }
+            if best.turns != 0 {
+                upright.pixels = pixels.rotated(quarterTurns: best.turns)
+                upright.region = region.map {
+                    $0.turned(quarterTurns: best.turns, inWidth: Double(pixels.width), height: Double(pixels.height))
+                }
+                upright.turns = best.turns
+                if level == .fast { monitor.span = 0.6...1 }
+                blocks = try run(upright.pixels, resolution: resolution, region: upright.region, mode: PSM_AUTO, choices: wantsChoices)
+            }
+            lap("orientation")
+        }
+        if level == .accurate {
             let chosen = try bestReading(
                 blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, resolution: resolution,
                 region: upright.region, choices: wantsChoices)
@@ -188,7 +188,7 @@ struct PageReader {
         lap("extract")
         let provenance = RecognitionProvenance(
             recognizer: "", backend: "Tesseract", version: TesseractRecognizer.version, models: handle.models,
-            level: level, levelMapping: mapping.joined(separator: "; "), orientationQuarterTurns: quarterTurns,
+            level: level, levelMapping: mapping.joined(separator: "; "), orientationQuarterTurns: upright.turns,
             resolution: resolution.map { ($0 / scale).rounded() }, timingsMilliseconds: timings)
         return RecognizedPage(width: page.width, height: page.height, blocks: blocks, provenance: provenance)
     }
@@ -270,8 +270,9 @@ struct PageReader {
                 Self.scaleBoxes(
                     try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
                     by: 1 / factor))
-            let evidence = Self.evidence(blocks)
-            if evidence > best.evidence + 0.05 * abs(best.evidence) { best = (blocks, rendering.name, evidence) }
+            if Self.readsBetter(blocks, than: best.blocks, keptEvidence: best.evidence) {
+                best = (blocks, rendering.name, Self.evidence(blocks))
+            }
         }
         return (best.blocks, best.rendering)
     }
@@ -312,12 +313,27 @@ struct PageReader {
     /// the square of their confidence), less a quarter of the characters of those it is unsure of (punctuation too),
     /// so that noise read as text (a texture, a thumb, the edge of the page) counts against a reading.
     static func evidence(_ blocks: [RecognizedBlock]) -> Double {
+        blocks.flatMap(\.lines).flatMap(\.words).reduce(sureText(blocks)) { sum, word in
+            (word.confidence?.value ?? 0) >= 0.7 ? sum : sum - 0.25 * Double(word.text.count)
+        }
+    }
+
+    /// The letters and digits of the words Tesseract is sure of, weighted by the square of their confidence: the
+    /// positive part of ``evidence(_:)``.
+    static func sureText(_ blocks: [RecognizedBlock]) -> Double {
         blocks.flatMap(\.lines).flatMap(\.words).reduce(0) { sum, word in
             let confidence = word.confidence?.value ?? 0
-            guard confidence >= 0.7 else { return sum - 0.25 * Double(word.text.count) }
-            let characters = Double(word.text.filter { $0.isLetter || $0.isNumber }.count)
-            return sum + characters * confidence * confidence
+            guard confidence >= 0.7 else { return sum }
+            return sum + Double(word.text.filter { $0.isLetter || $0.isNumber }.count) * confidence * confidence
         }
+    }
+
+    /// Whether another reading of the same page should replace the kept one: it holds clearly more believable text,
+    /// or at least twice the sure text (20 characters more). The second catches a blurred page whose first reading
+    /// found one line: read as a block, its hundreds of words are mostly unsure and their penalty outweighs the
+    /// sure ones, yet they hold the text.
+    static func readsBetter(_ blocks: [RecognizedBlock], than kept: [RecognizedBlock], keptEvidence: Double) -> Bool {
+        evidence(blocks) > keptEvidence + 0.05 * abs(keptEvidence) || sureText(blocks) >= 2 * sureText(kept) + 20
     }
 
     /// Reads each low-confidence line again, cut out with a margin at twice the size as a single line, and keeps the

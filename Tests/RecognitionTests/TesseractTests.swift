@@ -257,6 +257,18 @@ struct TesseractTests {
         #expect(found == 0 || found == (4 - turns) % 4, "turned \(turns), turned back \(found)")
     }
 
+    @Test("fast turns a page handed to it upside down or sideways", arguments: [1, 2, 3])
+    func fastTurnsPages(turns: Int) async throws {
+        let (_, input, truth) = SamplePage.scanned
+        let upright = try await SamplePage.fast.recognize(input, request: RecognitionRequest())
+        let turned = try await SamplePage.fast.recognize(SamplePage.rotated(input, quarterTurns: turns), request: RecognitionRequest())
+        let uprightCER = TextErrorRate.characters(upright.text, truth: truth).rate
+        let turnedCER = TextErrorRate.characters(turned.text, truth: truth).rate
+        #expect(turnedCER <= uprightCER + 0.01, "CER upright \(uprightCER), turned \(turns): \(turnedCER)")
+        let found = try #require(turned.provenance.orientationQuarterTurns)
+        #expect(found == 0 || found == (4 - turns) % 4, "turned \(turns), turned back \(found)")
+    }
+
     @Test("a region of interest limits the reading to that part of the page")
     func regionOfInterest() async throws {
         let input = SamplePage.scanned.input
