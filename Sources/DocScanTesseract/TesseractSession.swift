@@ -83,7 +83,7 @@ struct PageReader {
         let pixels = gray.scaled(by: scale)
         mapping.insert(
             level == .fast
-                ? "fast LSTM, page at \(Int((scale * 100).rounded()))% (characters ~\(Int(((glyphHeight ?? 0) * scale).rounded())) px), no dictionary, no orientation check"
+                ? "fast LSTM, page at \(Int((scale * 100).rounded()))% (characters ~\(Int(((glyphHeight ?? 0) * scale).rounded())) px), no dictionary, orientation check"
                 : "LSTM, page at \(Int((scale * 100).rounded()))%, \(handle.key.usesDictionary ? "dictionary" : "no dictionary")"
                     + (handle.key.customWords.isEmpty ? "" : " and custom words")
                     + ", orientation check, second look at lines under \(Int(Self.secondLookThreshold * 100))% confidence",
@@ -259,7 +259,7 @@ struct PageReader {
                 ("enlarged to \(percent)% with faint print darkened, as one block", factor, true, PSM_SINGLE_BLOCK),
             ]
         }
-        var best = (blocks: first, rendering: String?.none, evidence: Self.evidence(first))
+        var best = (blocks: first, rendering: String?.none)
         for (n, rendering) in renderings.enumerated() {
             let share = 0.55 / Double(renderings.count)
             monitor.span = (0.3 + share * Double(n))...(0.3 + share * Double(n + 1))
@@ -271,9 +271,7 @@ struct PageReader {
                 Self.scaleBoxes(
                     try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
                     by: 1 / factor))
-            if Self.readsBetter(blocks, than: best.blocks, keptEvidence: best.evidence) {
-                best = (blocks, rendering.name, Self.evidence(blocks))
-            }
+            if Self.readsBetter(blocks, than: best.blocks) { best = (blocks, rendering.name) }
         }
         return (best.blocks, best.rendering)
     }
@@ -333,8 +331,9 @@ struct PageReader {
     /// or at least twice the sure text (20 characters more). The second catches a blurred page whose first reading
     /// found one line: read as a block, its hundreds of words are mostly unsure and their penalty outweighs the
     /// sure ones, yet they hold the text.
-    static func readsBetter(_ blocks: [RecognizedBlock], than kept: [RecognizedBlock], keptEvidence: Double) -> Bool {
-        evidence(blocks) > keptEvidence + 0.05 * abs(keptEvidence) || sureText(blocks) >= 2 * sureText(kept) + 20
+    static func readsBetter(_ blocks: [RecognizedBlock], than kept: [RecognizedBlock]) -> Bool {
+        let keptEvidence = evidence(kept)
+        return evidence(blocks) > keptEvidence + 0.05 * abs(keptEvidence) || sureText(blocks) >= 2 * sureText(kept) + 20
     }
 
     /// Reads each low-confidence line again, cut out with a margin at twice the size as a single line, and keeps the

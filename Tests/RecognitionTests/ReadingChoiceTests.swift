@@ -25,14 +25,14 @@ struct ReadingChoiceTests {
         let first = Self.reading(Array(repeating: ("engineer", 0.8), count: 3) + Array(repeating: ("xx", 0.4), count: 12))
         let block = Self.reading(Array(repeating: ("engineer", 0.8), count: 92) + Array(repeating: ("ermgree", 0.4), count: 328))
         #expect(PageReader.evidence(block) < PageReader.evidence(first))  // the penalty alone would keep the first
-        #expect(PageReader.readsBetter(block, than: first, keptEvidence: PageReader.evidence(first)))
+        #expect(PageReader.readsBetter(block, than: first))
     }
 
     @Test("Noise read as many unsure words does not replace a reading with as much sure text")
     func noiseLoses() {
         let first = Self.reading(Array(repeating: ("receipt", 0.9), count: 20))
         let noisy = Self.reading(Array(repeating: ("receipt", 0.9), count: 22) + Array(repeating: ("il;", 0.3), count: 60))
-        #expect(!PageReader.readsBetter(noisy, than: first, keptEvidence: PageReader.evidence(first)))
+        #expect(!PageReader.readsBetter(noisy, than: first))
     }
 
     @Test("Clearly more believable text wins; a few characters more do not")
@@ -40,7 +40,7 @@ struct ReadingChoiceTests {
         let first = Self.reading(Array(repeating: ("total", 0.9), count: 20))
         let more = Self.reading(Array(repeating: ("total", 0.9), count: 24))
         let barely = Self.reading(Array(repeating: ("total", 0.9), count: 20) + [("a", 0.9)])
-        #expect(PageReader.readsBetter(more, than: first, keptEvidence: PageReader.evidence(first)))
-        #expect(!PageReader.readsBetter(barely, than: first, keptEvidence: PageReader.evidence(first)))
+        #expect(PageReader.readsBetter(more, than: first))
+        #expect(!PageReader.readsBetter(barely, than: first))
     }
 }
