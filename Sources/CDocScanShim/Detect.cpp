@@ -845,12 +845,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // shadow over one side).
             const bool printedPaper = j.lines >= 0.3 && lightnessStep(lab, j.candidate.quad) >= 80;
             if (j.candidate.score < (printedPaper ? 0.55 : 0.75) || (j.candidate.score < 0.9 && j.lines < 0.2)) continue;
-            // However crisp its outline, a region with no print found in it is a shadow or a patch of the desk, unless
-            // it stands out as paper on a dark surface (print too small or blurred to find).
-            if (j.lines < 0.05 && lightnessStep(lab, j.candidate.quad) < 80) continue;
-            // Nor is a region in which nothing stands out from its tone at all, whatever its line measure makes of
-            // noise (a shadow's band beside a book, a pale cell of a cloth).
-            if (j.marks < 0.012 && lightnessStep(lab, j.candidate.quad) < 80) continue;
+            // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
+            // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
+            // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
+            // blurred to find).
+            if ((j.lines < 0.05 || j.marks < 0.012) && lightnessStep(lab, j.candidate.quad) < 80) continue;
             // Nor is a speck a fiftieth of the main document's size without clear print (a grain of granite).
             if (j.candidate.area < 0.02 * judged[main].candidate.area && j.lines < 0.2) continue;
             // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
