@@ -55,6 +55,8 @@ public struct ScannedPage: Sendable {
 public struct StageTimings: Sendable, Codable, Equatable {
     public var load = 0.0
     public var detect = 0.0
+    /// Measuring camera shake, and removing it when there is one.
+    public var deblur = 0.0
     public var warp = 0.0
     public var light = 0.0
     public var deskew = 0.0
@@ -64,7 +66,7 @@ public struct StageTimings: Sendable, Codable, Equatable {
     public init() {}
 
     /// The sum of all stages.
-    public var total: Double { load + detect + warp + light + deskew + split }
+    public var total: Double { load + detect + deblur + warp + light + deskew + split }
 }
 
 /// Everything the pipeline produced from one photo.
@@ -77,13 +79,17 @@ public struct ScanResult: Sendable {
     public var header: ImageHeader
     /// The pages, in reading order.
     public var pages: [ScannedPage]
+    /// The camera shake removed before the pages were cut out, if there was one.
+    public var motionBlur: MotionBlur?
     /// Time per stage.
     public var timings: StageTimings
 }
 
-/// The whole preprocessing pipeline: load → detect → warp → light → deskew → split, for every document in a photo.
+/// The whole preprocessing pipeline: load → detect → deblur → warp → light → deskew → split, for every document in a
+/// photo.
 ///
-/// Each stage is also available on its own (``ImageLoader``, ``DocumentDetector``, ``PerspectiveCorrector``,
+/// Each stage is also available on its own (``ImageLoader``, ``DocumentDetector``, ``MotionBlurCorrector``,
+/// ``PerspectiveCorrector``,
 /// ``IlluminationCorrector``, ``TextLayoutAnalyzer``, ``SpreadSplitter``). The scanner decides orientation, skew and
 /// the spread split on a small preview of each document and then renders each page from the photo with a single
 /// full-resolution warp, so the pixels are resampled only once.
@@ -98,6 +104,8 @@ public struct DocumentScanner: Sendable {
         public var resolution = PerspectiveCorrector.Resolution.source
         /// Output rendering.
         public var lightMode = IlluminationCorrector.Mode.color
+        /// Whether to measure camera shake and remove a clear one.
+        public var correctsMotionBlur = true
         /// Whether to even out lighting at all.
         public var correctsLighting = true
         /// Whether to turn pages upright (0/90/180/270).
@@ -140,12 +148,28 @@ public struct DocumentScanner: Sendable {
     public func scan(_ loaded: LoadedImage) throws(DocScanError) -> ScanResult {
         let clock = ContinuousClock()
         var timings = StageTimings()
-        let photo = loaded.image
+        var photo = loaded.image
         try checkCancellation()
 
-        let start = clock.now
+        var start = clock.now
         let documents = try DocumentDetector(options: options.detection).detect(in: photo)
         timings.detect = milliseconds(clock.now - start)
+
+        // Camera shake, measured where the documents are: sharpening the print before the pages are cut out.
+        start = clock.now
+        var motionBlur: MotionBlur?
+        if options.correctsMotionBlur,
+            let region = PixelRegion.covering(
+                documents.map(\.quad), margin: 16, width: photo.width, height: photo.height)
+        {
+            let corrector = MotionBlurCorrector()
+            if let blur = try corrector.measure(in: photo, region: region), corrector.isShake(blur, documents: documents.map(\.quad)) {
+                try checkCancellation()
+                photo = try corrector.removing(blur, from: photo, region: region)
+                motionBlur = blur
+            }
+        }
+        timings.deblur = milliseconds(clock.now - start)
 
         var pages: [ScannedPage] = []
         for document in documents {
@@ -154,7 +178,8 @@ public struct DocumentScanner: Sendable {
         }
         for index in pages.indices { pages[index].index = index + 1 }
         return ScanResult(
-            width: photo.width, height: photo.height, header: loaded.header, pages: pages, timings: timings)
+            width: photo.width, height: photo.height, header: loaded.header, pages: pages, motionBlur: motionBlur,
+            timings: timings)
     }
 
     /// Turns one detected document into one page, or two for a book spread.

@@ -77,6 +77,19 @@ public struct ScanReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// A camera shake removed from the photo.
+    public struct ShakeReport: Codable, Sendable, Equatable {
+        /// Length of the smear, in photo pixels.
+        public var length: Double
+        /// Its direction, degrees from the x axis towards the y axis (0...180).
+        public var angleDegrees: Double
+
+        enum CodingKeys: String, CodingKey {
+            case length
+            case angleDegrees = "angle_degrees"
+        }
+    }
+
     /// A failure to process the photo.
     public struct Failure: Codable, Sendable, Equatable {
         /// The ``DocScanError/Code`` raw value.
@@ -93,6 +106,8 @@ public struct ScanReport: Codable, Sendable, Equatable {
     public var height: Int?
     /// Pages in reading order.
     public var pages: [Page]
+    /// The camera shake removed before the pages were cut out, if any.
+    public var motionBlur: ShakeReport?
     /// Milliseconds per stage.
     public var timings: StageTimings?
     /// Set when the photo failed.
@@ -100,6 +115,7 @@ public struct ScanReport: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case source, width, height, pages
+        case motionBlur = "motion_blur"
         case timings = "timings_ms"
         case error
     }
@@ -115,6 +131,9 @@ public struct ScanReport: Codable, Sendable, Equatable {
                 confidence: (page.confidence * 1000).rounded() / 1000, image: imagePaths[page.index],
                 width: page.image.width, height: page.image.height, rotation: page.rotation,
                 skewDegrees: (page.skewDegrees * 100).rounded() / 100, homography: page.homography.matrix)
+        }
+        motionBlur = result.motionBlur.map {
+            ShakeReport(length: ($0.length * 100).rounded() / 100, angleDegrees: ($0.angleDegrees * 10).rounded() / 10)
         }
         timings = result.timings.rounded()
         error = nil
@@ -138,7 +157,7 @@ extension Quad {
 extension StageTimings {
     func rounded() -> StageTimings {
         var copy = self
-        for path in [\StageTimings.load, \.detect, \.warp, \.light, \.deskew, \.split] {
+        for path in [\StageTimings.load, \.detect, \.deblur, \.warp, \.light, \.deskew, \.split] {
             copy[keyPath: path] = (copy[keyPath: path] * 10).rounded() / 10
         }
         return copy

@@ -152,6 +152,33 @@ typedef enum ds_light_mode {
 DS_EXTERN ds_status ds_flatten_illumination(const ds_image *image, ds_light_mode mode,
                                             ds_image *_Nullable *_Nonnull out);
 
+// MARK: - Motion blur
+
+/// The straight camera shake that best explains a photo's spectrum, and how clearly the spectrum shows it.
+typedef struct ds_motion_blur {
+    /// Length of the smear, in pixels (2...16).
+    double length;
+    /// Direction of the smear, degrees from the x axis towards the y axis (0...180).
+    double angle_degrees;
+    /// How dark the spectrum's notches at 1/length, 2/length... are against their surroundings (natural log of power;
+    /// a shake gives about 0.2 or more).
+    double notch_depth;
+    /// How much more fine detail the photo holds across the smear than along it (natural log of power; a shake gives
+    /// about 0.6 or more, print alone about as much either way).
+    double anisotropy;
+} ds_motion_blur;
+
+/// Measures the straight camera shake that best explains the pixels inside `region` (x, y, width, height), in linear
+/// light. Every photo gets an answer; `notch_depth` and `anisotropy` say whether it is real. A region with too little
+/// structure gives all zeros.
+DS_EXTERN ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[_Nonnull 4],
+                                            ds_motion_blur *out);
+
+/// Divides a straight smear of `length` pixels along `angle_degrees` out of the pixels inside `region` (Wiener
+/// deconvolution in linear light); the rest of the image is copied unchanged.
+DS_EXTERN ds_status ds_remove_motion_blur(const ds_image *image, double length, double angle_degrees,
+                                          const int32_t region[_Nonnull 4], ds_image *_Nullable *_Nonnull out);
+
 // MARK: - Text layout analysis
 
 /// Direction and residual rotation of the text lines on a flat page.

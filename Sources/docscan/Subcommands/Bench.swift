@@ -45,10 +45,18 @@ struct Bench: AsyncParsableCommand {
         let page = try loaded.image.warped(by: toPage, width: size.width, height: size.height)
         let preview = try page.fitting(longSide: 1000)
         let scanner = DocumentScanner()
+        let shake = MotionBlurCorrector()
+        let region = PixelRegion.covering(
+            documents.map(\.quad), margin: 16, width: loaded.image.width, height: loaded.image.height)
+        // Removal runs only on shaken photos; it is timed with the photo's own measurement.
+        let measured = try shake.measure(in: loaded.image, region: region)
+            ?? MotionBlur(length: 5, angleDegrees: 0, notchDepth: 0, anisotropy: 0)
 
         var stages: [(String, () throws -> Void)] = [
             ("decode (baseline)", { _ = try loader.load(data, name: photo) }),
             ("detect", { _ = try detector.detect(in: loaded.image) }),
+            ("deblur: measure", { _ = try shake.measure(in: loaded.image, region: region) }),
+            ("deblur: remove (if shaken)", { _ = try shake.removing(measured, from: loaded.image, region: region) }),
             ("warp", { _ = try loaded.image.warped(by: toPage, width: size.width, height: size.height) }),
             ("light", { _ = try IlluminationCorrector().correct(page) }),
             ("deskew", { _ = try TextLayoutAnalyzer().analyze(preview) }),

@@ -23,13 +23,18 @@ struct Evaluate: AsyncParsableCommand {
     @Option(help: "Also read the pages with these recognizers (comma-separated ids) and report CER and WER per kind.")
     var recognizers: String?
 
+    @Flag(help: "Leave camera shake in: no motion blur removal.")
+    var noDeblur = false
+
     @OptionGroup(title: "Recognition")
     var recognition: RecognitionOptions
 
     func run() async throws {
         var options = DocumentScanner.Options()
         let recognizerIDs = recognizers.map(RecognitionOptions.ids) ?? []
+        // Lighting and shake removal change only what the recognizers read, not the outlines measured here.
         options.correctsLighting = !recognizerIDs.isEmpty
+        options.correctsMotionBlur = !recognizerIDs.isEmpty && !noDeblur
         let scanner = DocumentScanner(options: options)
         let registry = try recognition.registry()
         let readers = try recognizerIDs.map { try registry.recognizer($0) }

@@ -50,6 +50,9 @@ struct Scan: AsyncParsableCommand {
     @Flag(help: "Never split book spreads.")
     var noSplit = false
 
+    @Flag(help: "Leave camera shake in: no motion blur removal.")
+    var noDeblur = false
+
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case text, json, hocr, pdf
     }
@@ -71,6 +74,7 @@ struct Scan: AsyncParsableCommand {
         options.lightMode = mode
         options.correctsLighting = !noLight
         options.splitsSpreads = !noSplit
+        options.correctsMotionBlur = !noDeblur
         options.maximumPixels = Int(maxMegapixels * 1_000_000)
         if let dpi { options.resolution = .dotsPerInch(dpi) }
         let scanner = DocumentScanner(options: options)

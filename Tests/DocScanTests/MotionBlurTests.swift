@@ -1,0 +1,139 @@
+import DocScan
+import Foundation
+import Testing
+
+/// Camera shake: measured on corpus photos whose shake the generator recorded, never found in sharp ones, and removed
+/// only inside the region asked for.
+@Suite("Motion blur")
+struct MotionBlurTests {
+    /// The shake the generator put into a corpus photo: its length and direction in upright photo pixels.
+    static func recordedShake(_ name: String) throws -> (length: Double, degrees: Double)? {
+        let url = TestData.corpus.appendingPathComponent(name.replacingOccurrences(of: ".jpg", with: ".truth.json"))
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+        let conditions = truth?["conditions"] as? [String: Any]
+        guard let length = conditions?["motion"] as? Double, length > 0,
+            let degrees = conditions?["motion_angle"] as? Double
+        else { return nil }
+        return (length, degrees)
+    }
+
+    /// The photo, and the outlines of its documents.
+    static func photoAndDocuments(_ name: String) throws -> (Image, [Quad]) {
+        let photo = try ImageLoader().load(contentsOf: TestData.corpus.appendingPathComponent(name)).image
+        return (photo, try DocumentDetector().detect(in: photo).map(\.quad))
+    }
+
+    static func angleBetween(_ a: Double, _ b: Double) -> Double {
+        let d = abs((a - b).truncatingRemainder(dividingBy: 180))
+        return min(d, 180 - d)
+    }
+
+    @Test(
+        "A recorded shake is found in its direction and undone",
+        arguments: ["form-04.jpg", "receipt-03.jpg", "spread-06.jpg", "prose-01.jpg"])
+    func findsShake(_ name: String) throws {
+        let recorded = try #require(try Self.recordedShake(name))
+        let (photo, documents) = try Self.photoAndDocuments(name)
+        let corrector = MotionBlurCorrector()
+        let region = PixelRegion.covering(documents, margin: 16, width: photo.width, height: photo.height)
+        let blur = try #require(try corrector.measure(in: photo, region: region))
+        #expect(corrector.isShake(blur, documents: documents), "\(blur)")
+        #expect(Self.angleBetween(blur.angleDegrees, recorded.degrees) <= 8, "\(blur) against \(recorded)")
+        // The generator draws the shake as a line of whole pixels, about a pixel longer than recorded.
+        #expect(blur.length >= recorded.length - 0.5 && blur.length <= recorded.length + 2.5, "\(blur) against \(recorded)")
+    }
+
+    @Test(
+        "Sharp photos are left alone: ruled forms, print in line with the page, a card, a spread",
+        arguments: ["form-02.jpg", "form-05.jpg", "prose-09.jpg", "card-02.jpg", "spread-03.jpg", "multi-05.jpg"])
+    func sharpIsNoShake(_ name: String) throws {
+        #expect(try Self.recordedShake(name) == nil)
+        let (photo, documents) = try Self.photoAndDocuments(name)
+        let corrector = MotionBlurCorrector()
+        let region = PixelRegion.covering(documents, margin: 16, width: photo.width, height: photo.height)
+        if let blur = try corrector.measure(in: photo, region: region) {
+            #expect(!corrector.isShake(blur, documents: documents), "\(blur)")
+        }
+    }
+
+    @Test("The scanner reports the shake it removed, and only when there was one")
+    func scannerReportsShake() throws {
+        let shaken = try DocumentScanner().scan(contentsOf: TestData.corpus.appendingPathComponent("form-04.jpg"))
+        let blur = try #require(shaken.motionBlur)
+        #expect(Self.angleBetween(blur.angleDegrees, 90.6) <= 8)
+        let sharp = try DocumentScanner().scan(contentsOf: TestData.corpus.appendingPathComponent("form-02.jpg"))
+        #expect(sharp.motionBlur == nil)
+        var options = DocumentScanner.Options()
+        options.correctsMotionBlur = false
+        let kept = try DocumentScanner(options: options).scan(contentsOf: TestData.corpus.appendingPathComponent("form-04.jpg"))
+        #expect(kept.motionBlur == nil)
+    }
+
+    @Test("Removal changes only the region asked for, and refuses regions outside the photo and absurd lengths")
+    func removalStaysInRegion() throws {
+        let photo = try makeImage(width: 300, height: 200) { x, y in
+            let v = UInt8((x / 7 + y / 5) % 2 == 0 ? 40 : 220)
+            return [v, v, v]
+        }
+        let blur = MotionBlur(length: 5, angleDegrees: 30, notchDepth: 0.3, anisotropy: 2)
+        let region = PixelRegion(x: 100, y: 50, width: 120, height: 100)
+        let corrected = try MotionBlurCorrector().removing(blur, from: photo, region: region)
+        #expect(corrected.width == photo.width && corrected.height == photo.height)
+        var changedInside = 0
+        for y in 0..<photo.height {
+            for x in 0..<photo.width {
+                let inside = x >= 100 && x < 220 && y >= 50 && y < 150
+                if inside {
+                    if corrected.pixel(x: x, y: y) != photo.pixel(x: x, y: y) { changedInside += 1 }
+                } else {
+                    #expect(corrected.pixel(x: x, y: y) == photo.pixel(x: x, y: y))
+                }
+            }
+        }
+        #expect(changedInside > 1000)
+        #expect(throws: DocScanError.self) {
+            try MotionBlurCorrector().removing(blur, from: photo, region: PixelRegion(x: 250, y: 0, width: 100, height: 10))
+        }
+        #expect(throws: DocScanError.self) {
+            try MotionBlurCorrector().removing(
+                MotionBlur(length: 500, angleDegrees: 0, notchDepth: 1, anisotropy: 3), from: photo)
+        }
+    }
+
+    @Test("A region with too little structure gives no measurement")
+    func blankHasNoMeasurement() throws {
+        let blank = try makeImage(width: 600, height: 600) { _, _ in [200, 200, 200] }
+        #expect(try MotionBlurCorrector().measure(in: blank) == nil)
+    }
+
+    @Test("Which smears count as in line with a document")
+    func inLineRule() {
+        let upright = Quad(width: 1000, height: 1400)
+        #expect(MotionBlurCorrector.isInLine(2, withSidesOf: upright, margin: 3))
+        #expect(MotionBlurCorrector.isInLine(178.5, withSidesOf: upright, margin: 3))
+        #expect(MotionBlurCorrector.isInLine(91, withSidesOf: upright, margin: 3))
+        #expect(!MotionBlurCorrector.isInLine(10, withSidesOf: upright, margin: 3))
+        #expect(!MotionBlurCorrector.isInLine(45, withSidesOf: upright, margin: 3))
+        // Under perspective the sides run from 165° (bottom) to 181° (top): every direction between is in line.
+        let tilted = Quad([
+            Point(x: 1074, y: 1233), Point(x: 265, y: 1218), Point(x: 334, y: 315), Point(x: 926, y: 154),
+        ])
+        #expect(MotionBlurCorrector.isInLine(167, withSidesOf: tilted, margin: 3))
+        #expect(!MotionBlurCorrector.isInLine(140, withSidesOf: tilted, margin: 3))
+    }
+
+    @Test("A smear in line with the page needs a larger loss of detail than one across it")
+    func alignedNeedsMore() {
+        let corrector = MotionBlurCorrector()
+        let page = [Quad(width: 1000, height: 1400)]
+        let moderate = MotionBlur(length: 4, angleDegrees: 30, notchDepth: 0.3, anisotropy: 1.2)
+        #expect(corrector.isShake(moderate, documents: page))
+        var aligned = moderate
+        aligned.angleDegrees = 1
+        #expect(!corrector.isShake(aligned, documents: page))
+        aligned.anisotropy = 2.5
+        #expect(corrector.isShake(aligned, documents: page))
+        let shallow = MotionBlur(length: 4, angleDegrees: 30, notchDepth: 0.18, anisotropy: 1.2)
+        #expect(!corrector.isShake(shallow, documents: page))
+    }
+}
