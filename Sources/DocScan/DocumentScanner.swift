@@ -89,10 +89,9 @@ public struct ScanResult: Sendable {
 /// photo.
 ///
 /// Each stage is also available on its own (``ImageLoader``, ``DocumentDetector``, ``MotionBlurCorrector``,
-/// ``PerspectiveCorrector``,
-/// ``IlluminationCorrector``, ``TextLayoutAnalyzer``, ``SpreadSplitter``). The scanner decides orientation, skew and
-/// the spread split on a small preview of each document and then renders each page from the photo with a single
-/// full-resolution warp, so the pixels are resampled only once.
+/// ``PerspectiveCorrector``, ``IlluminationCorrector``, ``TextLayoutAnalyzer``, ``SpreadSplitter``). The scanner
+/// decides orientation, skew and the spread split on a small preview of each document and then renders each page from
+/// the photo with a single full-resolution warp, so the pixels are resampled only once.
 public struct DocumentScanner: Sendable {
     /// Pipeline settings.
     public struct Options: Sendable {
@@ -158,16 +157,14 @@ public struct DocumentScanner: Sendable {
         // Camera shake, measured where the documents are: sharpening the print before the pages are cut out.
         start = clock.now
         var motionBlur: MotionBlur?
-        if options.correctsMotionBlur,
-            let region = PixelRegion.covering(
-                documents.map(\.quad), margin: 16, width: photo.width, height: photo.height)
+        let corrector = MotionBlurCorrector()
+        let outlines = documents.map(\.quad)
+        if options.correctsMotionBlur, let region = corrector.region(around: outlines, in: photo),
+            let blur = try corrector.measure(in: photo, region: region), corrector.isShake(blur, documents: outlines)
         {
-            let corrector = MotionBlurCorrector()
-            if let blur = try corrector.measure(in: photo, region: region), corrector.isShake(blur, documents: documents.map(\.quad)) {
-                try checkCancellation()
-                photo = try corrector.removing(blur, from: photo, region: region)
-                motionBlur = blur
-            }
+            try checkCancellation()
+            photo = try corrector.removing(blur, from: photo, region: region)
+            motionBlur = blur
         }
         timings.deblur = milliseconds(clock.now - start)
 

@@ -48,6 +48,9 @@ public struct MotionBlurCorrector: Sendable {
     /// How far outside the directions of a document's sides, in degrees, a smear still counts as in line with them.
     public var alignedWithinDegrees = 3.0
 
+    /// Pixels round the documents' outlines that are measured and corrected with them.
+    public var documentMargin = 16.0
+
     /// Creates a corrector.
     public init() {}
 
@@ -75,6 +78,12 @@ public struct MotionBlurCorrector: Sendable {
         if inLine && blur.anisotropy < alignedAnisotropy { return false }
         return (blur.notchDepth >= deepNotches && blur.anisotropy >= minimumAnisotropy)
             || (blur.notchDepth >= shallowNotches && blur.anisotropy >= strongAnisotropy)
+    }
+
+    /// The part of `photo` a shake is measured and removed in: the documents' outlines with a margin of
+    /// ``documentMargin`` pixels, clipped to the photo; nil when nothing is left.
+    public func region(around documents: [Quad], in photo: Image) -> PixelRegion? {
+        PixelRegion.covering(documents, margin: documentMargin, width: photo.width, height: photo.height)
     }
 
     /// Whether `degrees` lies among the directions of a document's sides and its lines of print, `margin` degrees

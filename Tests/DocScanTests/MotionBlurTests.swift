@@ -35,7 +35,7 @@ struct MotionBlurTests {
         let recorded = try #require(try Self.recordedShake(name))
         let (photo, documents) = try Self.photoAndDocuments(name)
         let corrector = MotionBlurCorrector()
-        let region = PixelRegion.covering(documents, margin: 16, width: photo.width, height: photo.height)
+        let region = corrector.region(around: documents, in: photo)
         let blur = try #require(try corrector.measure(in: photo, region: region))
         #expect(corrector.isShake(blur, documents: documents), "\(blur)")
         #expect(Self.angleBetween(blur.angleDegrees, recorded.degrees) <= 8, "\(blur) against \(recorded)")
@@ -50,7 +50,7 @@ struct MotionBlurTests {
         #expect(try Self.recordedShake(name) == nil)
         let (photo, documents) = try Self.photoAndDocuments(name)
         let corrector = MotionBlurCorrector()
-        let region = PixelRegion.covering(documents, margin: 16, width: photo.width, height: photo.height)
+        let region = corrector.region(around: documents, in: photo)
         if let blur = try corrector.measure(in: photo, region: region) {
             #expect(!corrector.isShake(blur, documents: documents), "\(blur)")
         }

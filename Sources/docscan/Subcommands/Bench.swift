@@ -46,8 +46,7 @@ struct Bench: AsyncParsableCommand {
         let preview = try page.fitting(longSide: 1000)
         let scanner = DocumentScanner()
         let shake = MotionBlurCorrector()
-        let region = PixelRegion.covering(
-            documents.map(\.quad), margin: 16, width: loaded.image.width, height: loaded.image.height)
+        let region = shake.region(around: documents.map(\.quad), in: loaded.image)
         // Removal runs only on shaken photos; it is timed with the photo's own measurement.
         let measured = try shake.measure(in: loaded.image, region: region)
             ?? MotionBlur(length: 5, angleDegrees: 0, notchDepth: 0, anisotropy: 0)
