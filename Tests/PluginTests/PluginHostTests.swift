@@ -68,9 +68,10 @@ struct PluginHostTests {
         await plugin.shutdown()
         let error = try #require(caught)
         #expect(error.description.contains("plugin 'sh-\(mode)' \(message)"), "\(error)")
-        // The hanging plugin would sleep 1000 s: the page ends at the manifest's 2 s limit instead. (Wall time is only
-        // bounded loosely: the rest of the suite runs in parallel on two cores.)
-        #expect(elapsed < 60, "took \(elapsed) s")
+        // The hanging plugin would sleep 1000 s: the page ends at the manifest's 2 s limit instead, which the message
+        // above says. Wall time is bounded loosely: the whole test run shares two cores, and a test waits its turn for
+        // one after every await (a CI run once took 60 s here while the corpus suites held both cores).
+        #expect(elapsed < 300, "took \(elapsed) s")
     }
 
     @Test("a plugin that crashes midway through a batch fails that page only, and is restarted for the next")
@@ -117,7 +118,7 @@ struct PluginHostTests {
             #expect(throws: RecognitionError.cancelled) { try result.get() }
         }
         // The error says cancelled, not the 2 s timeout; the bound only guards against a hang.
-        #expect(elapsed < 30, "cancelled in \(elapsed) s")
+        #expect(elapsed < 300, "cancelled in \(elapsed) s")
         await plugin.shutdown()
     }
 

@@ -22,7 +22,16 @@ struct DocScanTool {
         return folder.appendingPathComponent("docscan")
     }()
 
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
+    /// Runs `docscan` with `arguments` and waits for it to end, on a thread of its own (see `onOwnThread`).
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) async throws
+        -> Output
+    {
+        try await onOwnThread { try runBlocking(arguments, in: directory, environment: environment) }
+    }
+
+    private static func runBlocking(_ arguments: [String], in directory: URL?, environment: [String: String]) throws
+        -> Output
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -41,6 +50,17 @@ struct DocScanTool {
         return Output(
             status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
             standardError: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Runs `body`, which blocks (waiting for a child process), on a new thread, and resumes with its result.
+///
+/// Tests run in parallel on Swift concurrency's thread pool, which has as many threads as cores: two here. A test that
+/// waited for a child process on a pool thread would hold up every other test for that long (and make the ones that
+/// measure time fail).
+func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
 }
 
@@ -73,8 +93,8 @@ func decodeReports(_ output: String) throws -> [ScanReport] {
 @Suite("docscan command line")
 struct CommandLineTests {
     @Test("Help lists the subcommands and exits 0")
-    func help() throws {
-        let output = try DocScanTool.run(["--help"])
+    func help() async throws {
+        let output = try await DocScanTool.run(["--help"])
         #expect(output.status == 0)
         for command in ["scan", "compare", "recognizers", "evaluate", "bench", "bench-recognizer"] {
             #expect(output.standardOutput.contains(command))
@@ -83,10 +103,10 @@ struct CommandLineTests {
     }
 
     @Test("Scanning the sample photo writes its page and a JSON report that matches the truth")
-    func scanSample() throws {
+    func scanSample() async throws {
         let folder = try Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try DocScanTool.run(["scan", Paths.sample.path, "--json", "--out", folder.path])
+        let output = try await DocScanTool.run(["scan", Paths.sample.path, "--json", "--out", folder.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")
         let report = try #require(try decodeReports(output.standardOutput).first)
         #expect(report.error == nil)
@@ -104,7 +124,7 @@ struct CommandLineTests {
     }
 
     @Test("A page the recognizer finds upside down is written upright, its corners and boxes in reading order")
-    func pagesTurnedUpright() throws {
+    func pagesTurnedUpright() async throws {
         // A 2 MP photo from the generator (seed 17000) whose receipt the scan alone turns upside down (its print
         // is all capitals and digits); `accurate` reads it the right way up.
         let fixtures = Paths.packageRoot.appendingPathComponent("Tests/docscanTests/Fixtures")
@@ -112,7 +132,7 @@ struct CommandLineTests {
         let truth = try GroundTruth(contentsOf: fixtures.appendingPathComponent("upside-down-receipt-and-cards.truth.json"))
         let folder = try Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try DocScanTool.run(["scan", photo.path, "--json", "--out", folder.path])
+        let output = try await DocScanTool.run(["scan", photo.path, "--json", "--out", folder.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")
         let report = try #require(try decodeReports(output.standardOutput).first)
         #expect(report.pages.count == truth.pages.count)
@@ -136,14 +156,14 @@ struct CommandLineTests {
     }
 
     @Test("bench-recognizer times our backend against the tesseract command and gets the same text")
-    func benchRecognizer() throws {
+    func benchRecognizer() async throws {
         let folder = try Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A flat page at 100 dpi keeps the rounds short.
-        let scan = try DocScanTool.run(["scan", Paths.sample.path, "--no-ocr", "--mode", "gray", "--dpi", "100", "--out", folder.path])
+        let scan = try await DocScanTool.run(["scan", Paths.sample.path, "--no-ocr", "--mode", "gray", "--dpi", "100", "--out", folder.path])
         #expect(scan.status == 0, "stderr: \(scan.standardError)")
         let page = folder.appendingPathComponent("sample-p1.png").path
-        let output = try DocScanTool.run(["bench-recognizer", page, "--level", "fast", "--iterations", "1", "--json"])
+        let output = try await DocScanTool.run(["bench-recognizer", page, "--level", "fast", "--iterations", "1", "--json"])
         #expect(output.status == 0, "stderr: \(output.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         let ratios = try #require(object["ratio_to_command"] as? [String: Double])
@@ -152,19 +172,19 @@ struct CommandLineTests {
         #expect(ratios.values.allSatisfy { $0 > 0 })
         #expect((agreement["docscan fast, warm"] ?? 1) < 0.01, "text differs from the command's: \(agreement)")
 
-        let bad = try DocScanTool.run(["bench-recognizer", Paths.packageRoot.appendingPathComponent("README.md").path])
+        let bad = try await DocScanTool.run(["bench-recognizer", Paths.packageRoot.appendingPathComponent("README.md").path])
         #expect(bad.status == 1 && bad.standardError.contains("not a JPEG, PNG"), "stderr: \(bad.standardError)")
     }
 
     @Test("compare reads the same pages with each recognizer and scores them against the truth, or each other")
-    func compare() throws {
+    func compare() async throws {
         let folder = try Paths.folder(withCorpusFiles: ["card-04.jpg", "card-04.truth.json"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("report")
-        let output = try DocScanTool.run(
+        let output = try await DocScanTool.run(
             ["compare", folder.path, "--recognizers", "fast,accurate", "--json", "--report", report.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")
-        try checkReport(report, pages: 1, recognizers: ["fast", "accurate"])
+        try await checkReport(report, pages: 1, recognizers: ["fast", "accurate"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         let rows = try #require(object["recognizers"] as? [[String: Any]])
         #expect(rows.compactMap { $0["recognizer"] as? String } == ["fast", "accurate"])
@@ -178,7 +198,7 @@ struct CommandLineTests {
         }
         // Without truth the recognizers are compared with each other.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("card-04.truth.json"))
-        let untruthed = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast,accurate", "--json"])
+        let untruthed = try await DocScanTool.run(["compare", folder.path, "--recognizers", "fast,accurate", "--json"])
         let other = try #require(try JSONSerialization.jsonObject(with: Data(untruthed.standardOutput.utf8)) as? [String: Any])
         let pairwise = try #require(other["pairwise_cer"] as? [String: Double])
         #expect((pairwise["fast vs accurate"] ?? 1) < 0.05)
@@ -187,23 +207,23 @@ struct CommandLineTests {
         if pairwise["fast vs accurate"] == 0 { #expect(disagreements.isEmpty, "\(disagreements)") }
         for disagreement in disagreements { #expect(disagreement["fast"] as? String != disagreement["accurate"] as? String) }
 
-        let unknown = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast,nope"])
+        let unknown = try await DocScanTool.run(["compare", folder.path, "--recognizers", "fast,nope"])
         #expect(unknown.status != 0 && unknown.standardError.contains("known recognizers: accurate, fast"))
         // A report folder with someone else's index.html is left alone.
         let foreign = folder.appendingPathComponent("site")
         try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
         try Data("<html>mine</html>".utf8).write(to: foreign.appendingPathComponent("index.html"))
-        let refused = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast", "--report", foreign.path])
+        let refused = try await DocScanTool.run(["compare", folder.path, "--recognizers", "fast", "--report", foreign.path])
         #expect(refused.status != 0 && refused.standardError.contains("was not written by docscan compare"))
         #expect(try String(contentsOf: foreign.appendingPathComponent("index.html"), encoding: .utf8) == "<html>mine</html>")
     }
 
     @Test("calibrate fits a map per recognizer on half the photos and scores it on the other half")
-    func calibrate() throws {
+    func calibrate() async throws {
         let folder = try Paths.folder(withCorpusFiles: ["card-04.jpg", "card-04.truth.json", "card-05.jpg", "card-05.truth.json"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("confidence")
-        let output = try DocScanTool.run(["calibrate", folder.path, "--recognizers", "fast", "--out", out.path])
+        let output = try await DocScanTool.run(["calibrate", folder.path, "--recognizers", "fast", "--out", out.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")
         let data = try Data(contentsOf: out.appendingPathComponent("fast.json"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -216,7 +236,7 @@ struct CommandLineTests {
     }
 
     @Test("Bad inputs fail one by one with clear errors and exit 1, while good photos in the same run succeed")
-    func badInputs() throws {
+    func badInputs() async throws {
         let folder = try Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sampleData = try Data(contentsOf: Paths.sample)
@@ -232,7 +252,7 @@ struct CommandLineTests {
         try Data(png).write(to: huge)
         let out = folder.appendingPathComponent("out")
         let inputs = [empty.path, Paths.sample.path, truncated.path, text.path, huge.path, "/nonexistent/photo.jpg"]
-        let output = try DocScanTool.run(["scan"] + inputs + ["--json", "--out", out.path])
+        let output = try await DocScanTool.run(["scan"] + inputs + ["--json", "--out", out.path])
         #expect(output.status == 1)
         let reports = try decodeReports(output.standardOutput)
         #expect(reports.map(\.source) == inputs)
@@ -248,12 +268,12 @@ struct CommandLineTests {
     }
 
     @Test("An output folder that cannot be created is a clear error")
-    func unwritableOutput() throws {
+    func unwritableOutput() async throws {
         let folder = try Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)
-        let output = try DocScanTool.run([
+        let output = try await DocScanTool.run([
             "scan", Paths.sample.path, "--out", file.appendingPathComponent("pages").path,
         ])
         #expect(output.status == 1)
@@ -261,7 +281,7 @@ struct CommandLineTests {
     }
 
     @Test("Inputs are never overwritten, and photos with the same name do not overwrite each other's pages")
-    func neverOverwrites() throws {
+    func neverOverwrites() async throws {
         let folder = try Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sampleData = try Data(contentsOf: Paths.sample)
@@ -269,7 +289,7 @@ struct CommandLineTests {
         let victim = folder.appendingPathComponent("a-p1.png")  // exactly the name a.jpg's first page would get
         try sampleData.write(to: photo)
         try sampleData.write(to: victim)
-        let output = try DocScanTool.run(["scan", photo.path, victim.path, "--out", folder.path])
+        let output = try await DocScanTool.run(["scan", photo.path, victim.path, "--out", folder.path])
         #expect(output.status == 1)
         #expect(output.standardError.contains("refusing to overwrite"))
         #expect(try Data(contentsOf: victim) == sampleData)
@@ -278,7 +298,7 @@ struct CommandLineTests {
         try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
         try sampleData.write(to: second.appendingPathComponent("a.jpg"))
         let out = folder.appendingPathComponent("out")
-        let twice = try DocScanTool.run([
+        let twice = try await DocScanTool.run([
             "scan", photo.path, second.appendingPathComponent("a.jpg").path, "--json", "--out", out.path,
         ])
         #expect(twice.status == 0)
@@ -287,7 +307,7 @@ struct CommandLineTests {
     }
 
     @Test("A folder argument scans the images in it, in name order; an empty folder is an error")
-    func scanFolder() throws {
+    func scanFolder() async throws {
         let folder = try Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let photos = folder.appendingPathComponent("photos")
@@ -296,7 +316,7 @@ struct CommandLineTests {
         try sampleData.write(to: photos.appendingPathComponent("b.jpg"))
         try sampleData.write(to: photos.appendingPathComponent("a.jpg"))
         try Data("notes".utf8).write(to: photos.appendingPathComponent("notes.txt"))
-        let output = try DocScanTool.run([
+        let output = try await DocScanTool.run([
             "scan", photos.path, "--json", "--out", folder.appendingPathComponent("out").path,
         ])
         #expect(output.status == 0, "stderr: \(output.standardError)")
@@ -305,14 +325,14 @@ struct CommandLineTests {
 
         let empty = folder.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let none = try DocScanTool.run(["scan", empty.path])
+        let none = try await DocScanTool.run(["scan", empty.path])
         #expect(none.status == 64)
         #expect(none.standardError.contains("no JPEG, PNG, TIFF, WebP or BMP files"))
     }
 
     @Test("Invalid options are rejected before any work, with exit status 64")
-    func invalidOptions() throws {
-        let output = try DocScanTool.run(["scan", Paths.sample.path, "--mode", "sepia"])
+    func invalidOptions() async throws {
+        let output = try await DocScanTool.run(["scan", Paths.sample.path, "--mode", "sepia"])
         #expect(output.status == 64)
         #expect(output.standardError.contains("sepia"))
     }

@@ -7,15 +7,15 @@ struct PluginCommandLineTests {
     static let testPlugins = Paths.packageRoot.appendingPathComponent("Tests/PluginTests/Fixtures")
 
     @Test("a plugin folder in DOCSCAN_PLUGIN_PATH is listed with the shipped ones, and a broken manifest is explained")
-    func listed() throws {
-        let output = try DocScanTool.run(
+    func listed() async throws {
+        let output = try await DocScanTool.run(
             ["recognizers"], environment: ["DOCSCAN_PLUGIN_PATH": Self.testPlugins.path])
         #expect(output.status == 0, "stderr: \(output.standardError)")
         #expect(output.standardOutput.contains("sh-good: Test plugin (good) 1, default level fast"))
         #expect(output.standardOutput.contains("plugin: \(Self.testPlugins.appendingPathComponent("good").path)"))
         #expect(output.standardOutput.contains("tesseract-isolated: Tesseract, out of process"), "the shipped plugin")
         #expect(output.standardError.contains("broken-manifest") && output.standardError.contains("'command' has the wrong type"))
-        let json = try DocScanTool.run(["recognizers", "--json"], environment: ["DOCSCAN_PLUGIN_PATH": Self.testPlugins.path])
+        let json = try await DocScanTool.run(["recognizers", "--json"], environment: ["DOCSCAN_PLUGIN_PATH": Self.testPlugins.path])
         let ids = json.standardOutput.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
         }
@@ -23,12 +23,12 @@ struct PluginCommandLineTests {
     }
 
     @Test("compare goes on when a plugin crashes: its pages show errors, the other recognizers' results are complete")
-    func compareWithCrashingPlugin() throws {
+    func compareWithCrashingPlugin() async throws {
         let folder = try Paths.folder(withCorpusFiles: [
             "card-04.jpg", "card-04.truth.json", "card-05.jpg", "card-05.truth.json", "prose-01.jpg", "prose-01.truth.json",
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let output = try DocScanTool.run(
+        let output = try await DocScanTool.run(
             ["compare", folder.path, "--recognizers", "fast,sh-crash,sh-exit", "--json"],
             environment: ["DOCSCAN_PLUGIN_PATH": Self.testPlugins.path])
         // Failures make the exit status 1, but the run finishes and prints the whole table.
@@ -39,7 +39,7 @@ struct PluginCommandLineTests {
         let fast = try #require(byID["fast"])
         #expect(fast["errors"] as? Int == 0 && fast["pages"] as? Int == 3, "\(fast)")
         // fast read exactly what it reads when it runs alone.
-        let alone = try DocScanTool.run(["compare", folder.path, "--recognizers", "fast", "--json"])
+        let alone = try await DocScanTool.run(["compare", folder.path, "--recognizers", "fast", "--json"])
         let aloneObject = try #require(try JSONSerialization.jsonObject(with: Data(alone.standardOutput.utf8)) as? [String: Any])
         let aloneRow = try #require((aloneObject["recognizers"] as? [[String: Any]])?.first)
         #expect(aloneRow["cer"] as? Double == fast["cer"] as? Double && aloneRow["word_f1"] as? Double == fast["word_f1"] as? Double)

@@ -17,7 +17,11 @@ enum HeadlessBrowser {
     }()
 
     /// Runs the browser headless on `page` with `arguments` added, and returns its exit status and standard output.
-    static func run(_ browser: URL, _ arguments: [String], page: URL, profile: URL) throws -> (Int32, String) {
+    static func run(_ browser: URL, _ arguments: [String], page: URL, profile: URL) async throws -> (Int32, String) {
+        try await onOwnThread { try runBlocking(browser, arguments, page: page, profile: profile) }
+    }
+
+    private static func runBlocking(_ browser: URL, _ arguments: [String], page: URL, profile: URL) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = browser
         process.arguments =
@@ -36,7 +40,7 @@ enum HeadlessBrowser {
 }
 
 /// Checks a `docscan compare --report` folder: every file it refers to is there, and a real browser renders it.
-func checkReport(_ folder: URL, pages: Int, recognizers: [String]) throws {
+func checkReport(_ folder: URL, pages: Int, recognizers: [String]) async throws {
     let index = folder.appendingPathComponent("index.html")
     let html = try String(contentsOf: index, encoding: .utf8)
     #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"), "self-contained")
@@ -55,7 +59,7 @@ func checkReport(_ folder: URL, pages: Int, recognizers: [String]) throws {
     }
     let profile = try Paths.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: profile) }
-    let (status, dom) = try HeadlessBrowser.run(browser, ["--dump-dom"], page: index, profile: profile)
+    let (status, dom) = try await HeadlessBrowser.run(browser, ["--dump-dom"], page: index, profile: profile)
     #expect(status == 0)
     // The browser's own parse of the page has what we wrote: a figure per page and recognizer, the reliability
     // diagrams, the summary row of each recognizer.
@@ -63,7 +67,7 @@ func checkReport(_ folder: URL, pages: Int, recognizers: [String]) throws {
     #expect(figures == pages * recognizers.count + recognizers.count, "figures in the rendered DOM: \(figures)")
     #expect(dom.contains("Recognizers compared") && dom.contains("</table>"))
     let screenshot = folder.appendingPathComponent("screenshot.png")
-    let (shotStatus, _) = try HeadlessBrowser.run(browser, ["--screenshot=\(screenshot.path)"], page: index, profile: profile)
+    let (shotStatus, _) = try await HeadlessBrowser.run(browser, ["--screenshot=\(screenshot.path)"], page: index, profile: profile)
     #expect(shotStatus == 0)
     // The screenshot shows a page, not a blank window: dark text and colored boxes on white.
     let image = try ImageLoader().load(contentsOf: screenshot).image
