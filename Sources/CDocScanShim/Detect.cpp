@@ -3,7 +3,9 @@
 // On a downscaled, median-smoothed copy of the photo, several segmentations (Otsu thresholds of each Lab channel in
 // both polarities, and closed edge maps) each propose outlines; every outline is fitted with a quadrilateral whose
 // sides are re-fitted robustly to the outline's own points (so a thumb or a shadow bump does not drag a corner). Each
-// quadrilateral is scored by how much of its perimeter shows a colour step from inside to outside. The best
+// quadrilateral is scored by how much of its perimeter shows a colour step from inside to outside, or, on a woven
+// surface (cloth, carpet, granite: rough at the sensor's finest scale where paper is smooth), a step from smooth to
+// woven; there the smooth regions are proposed too, and outlines with woven surface inside their rim dropped. The best
 // non-overlapping ones win, preferring an outline over the parts inside it; outlines around rough surface (carpet,
 // granite), cells of a repeating pattern, and weakly outlined regions without lines of print are dropped. Finally each
 // side is moved onto the strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even
@@ -192,20 +194,50 @@ void sampleAcrossOutline(const cv::Mat &lab, const Quad &quad, int samplesPerSid
     }
 }
 
-/// Share of the perimeter along which the colour steps from inside to outside, times a plausibility factor.
-double outlineScore(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 32) {
-    // A corner folded onto its neighbour (a triangle fitted as a quad) is no document's outline.
-    double shortest = 1e18, longest = 0;
-    for (int side = 0; side < 4; ++side) {
-        const double length = cv::norm(quad[(side + 1) % 4] - quad[side]);
-        shortest = std::min(shortest, length), longest = std::max(longest, length);
-    }
-    if (!(shortest >= 0.05 * longest)) return 0;
+/// What outlines are judged on: the working copy's colours and, where the surface is woven, its fine texture.
+struct Views {
+    cv::Mat lab;  // CV_32FC3
+    cv::Mat texture;  // fineTexture; empty when it does not tell paper from the surface
+    double smoothBelow = 0;  // texture below this is paper (in fineTexture's units)
+};
+
+/// Bilinear sample of a one-channel 16-bit map; false outside.
+bool sampleScalar(const cv::Mat &map, cv::Point2d p, float &value) {
+    if (p.x < 0 || p.y < 0 || p.x > map.cols - 1.001 || p.y > map.rows - 1.001) return false;
+    const int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
+    const float fx = static_cast<float>(p.x - x), fy = static_cast<float>(p.y - y);
+    const uint16_t *row0 = map.ptr<uint16_t>(y), *row1 = map.ptr<uint16_t>(y + 1);
+    value = (row0[x] * (1 - fx) + row0[x + 1] * fx) * (1 - fy) + (row1[x] * (1 - fx) + row1[x + 1] * fx) * fy;
+    return true;
+}
+
+/// How many of `samples` points along the side from `a` to `b` show a step from inside to outside: of colour, or of
+/// texture (smooth paper inside, woven surface outside: a white page on the white cells of a gingham cloth) when the
+/// surface is woven; the larger of the two counts. `orientation` is the sign of the quad's signed area.
+int sideSupport(const Views &views, cv::Point2d a, cv::Point2d b, double orientation, int samples) {
     constexpr double threshold = 7.0;
-    std::array<int, 4> supported{0, 0, 0, 0};
-    sampleAcrossOutline(lab, quad, samplesPerSide, [&](int side, const cv::Vec3f &inside, const cv::Vec3f &outside) {
-        if (cv::norm(inside - outside) > threshold) ++supported[side];
-    });
+    const cv::Mat &lab = views.lab;
+    const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
+    const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
+    const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;  // for a clockwise quad on screen
+    int colour = 0, woven = 0;
+    for (int i = 0; i < samples; ++i) {
+        const cv::Point2d p = a + (b - a) * (0.06 + 0.88 * (i + 0.5) / samples);
+        const cv::Point2d in = p - outward * step, out = p + outward * step;
+        cv::Vec3f inside, outside;
+        if (sample<cv::Vec3f>(lab, in, inside) && sample<cv::Vec3f>(lab, out, outside) && cv::norm(inside - outside) > threshold)
+            ++colour;
+        float smoothness, weave;
+        if (!views.texture.empty() && sampleScalar(views.texture, in, smoothness) && sampleScalar(views.texture, out, weave) &&
+            smoothness < views.smoothBelow && weave > views.smoothBelow && weave > 2 * smoothness)
+            ++woven;
+    }
+    return std::max(colour, woven);
+}
+
+/// The outline score from each side's support (of `samplesPerSide`): the share of the perimeter that steps, weighted
+/// towards the weakest side, times a plausibility factor for the shape.
+double scoreFromSupport(const Quad &quad, const std::array<int, 4> &supported, int samplesPerSide) {
     double total = 0;
     double weakest = 1;
     for (const int count : supported) {
@@ -225,6 +257,27 @@ double outlineScore(const cv::Mat &lab, const Quad &quad, int samplesPerSide = 3
     const double slenderness = std::min(across, along) / std::max(across, along);
     if (slenderness < 0.12) score *= slenderness / 0.12;
     return score;
+}
+
+/// Whether a corner is folded onto its neighbour (a triangle fitted as a quad): no document's outline.
+bool isDegenerate(const Quad &quad) {
+    double shortest = 1e18, longest = 0;
+    for (int side = 0; side < 4; ++side) {
+        const double length = cv::norm(quad[(side + 1) % 4] - quad[side]);
+        shortest = std::min(shortest, length), longest = std::max(longest, length);
+    }
+    return !(shortest >= 0.05 * longest);
+}
+
+/// Share of the perimeter along which the colour, or the texture, steps from inside to outside, times a plausibility
+/// factor (see ``sideSupport`` and ``scoreFromSupport``).
+double outlineScore(const Views &views, const Quad &quad, int samplesPerSide = 32) {
+    if (isDegenerate(quad)) return 0;
+    const double orientation = signedArea(quad) > 0 ? 1 : -1;
+    std::array<int, 4> supported;
+    for (int side = 0; side < 4; ++side)
+        supported[side] = sideSupport(views, quad[side], quad[(side + 1) % 4], orientation, samplesPerSide);
+    return scoreFromSupport(quad, supported, samplesPerSide);
 }
 
 /// How much lighter the quad's inside is than its outside just across its outline, averaged round it (Lab
@@ -282,12 +335,130 @@ cv::Mat fineDetail(const cv::Mat &smallBGR) {
     return detail;
 }
 
+/// The texture of the photo's surface at the sensor's finest scale, on the detection grid: the mean of |gray -
+/// Gaussian(sigma 1)| over each working pixel's block of `fine` (the photo, or its half-size copy when over 3.5 MP), in
+/// sixteenths of a grey level. The threads of woven cloth, the fibres of carpet and the grains of granite make it high
+/// everywhere, while paper is smooth between its print: the cells of a gingham cloth as white as the paper beside them
+/// are still woven.
+cv::Mat fineTexture(const cv::Mat &fine, cv::Size workingSize) {
+    cv::Mat texture(workingSize, CV_16U);
+    // In bands of working rows, so that the working buffers stay in cache and no photo-sized one is allocated; each
+    // band is read with the Gaussian's reach of rows above and below it, so that the band edges are exact.
+    constexpr int reach = 3, bandRows = 16;
+    const double rowScale = static_cast<double>(fine.rows) / workingSize.height;
+    const double columnScale = static_cast<double>(fine.cols) / workingSize.width;
+    std::vector<int> columnStart(workingSize.width + 1);
+    for (int x = 0; x <= workingSize.width; ++x) columnStart[x] = std::min(fine.cols, static_cast<int>(x * columnScale));
+    cv::Mat luminance, blurred;
+    std::vector<uint32_t> columnSums(fine.cols);
+    for (int band = 0; band < workingSize.height; band += bandRows) {
+        const int lastRow = std::min(workingSize.height, band + bandRows);
+        const int top = static_cast<int>(band * rowScale), bottom = std::min(fine.rows, static_cast<int>(lastRow * rowScale));
+        const int readTop = std::max(0, top - reach), readBottom = std::min(fine.rows, bottom + reach);
+        const cv::Mat rows = fine.rowRange(readTop, readBottom);
+        if (rows.channels() == 3) cv::cvtColor(rows, luminance, cv::COLOR_BGR2GRAY); else rows.copyTo(luminance);
+        cv::GaussianBlur(luminance, blurred, cv::Size(7, 7), 1.0);
+        cv::absdiff(luminance, blurred, blurred);
+        for (int y = band; y < lastRow; ++y) {
+            const int from = static_cast<int>(y * rowScale), to = std::min(fine.rows, static_cast<int>((y + 1) * rowScale));
+            std::fill(columnSums.begin(), columnSums.end(), 0u);
+            for (int row = from; row < to; ++row) {
+                const uchar *difference = blurred.ptr<uchar>(row - readTop);
+                for (int c = 0; c < fine.cols; ++c) columnSums[c] += difference[c];
+            }
+            uint16_t *out = texture.ptr<uint16_t>(y);
+            for (int x = 0; x < workingSize.width; ++x) {
+                uint32_t sum = 0;
+                for (int c = columnStart[x]; c < columnStart[x + 1]; ++c) sum += columnSums[c];
+                const double count = static_cast<double>(to - from) * (columnStart[x + 1] - columnStart[x]);
+                out[x] = count > 0 ? cv::saturate_cast<uint16_t>(16 * sum / count) : 0;
+            }
+        }
+    }
+    return texture;
+}
+
+/// Where the surface is woven (cloth) and the documents on it are not: the threshold of fine texture that separates
+/// them, from Otsu's split of its logarithm.
+struct Surface {
+    cv::Mat texture;  // fineTexture
+    bool woven = false;
+    double threshold = 0;  // in the units of fineTexture
+};
+
+/// The fine texture along the inside of a quad's outline (the median of a band 2 to 7 working pixels in): the margin of
+/// a document is paper, while an outline traced through a cloth along the edges of its checks has cloth inside it.
+double rimTexture(const cv::Mat &texture, const Quad &quad) {
+    std::vector<cv::Point> polygon;
+    for (const auto &p : quad) polygon.emplace_back(cvRound(p.x), cvRound(p.y));
+    cv::Mat outer = cv::Mat::zeros(texture.size(), CV_8U), inner;
+    cv::fillConvexPoly(outer, polygon, 255);
+    cv::erode(outer, inner, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(15, 15)));
+    cv::erode(outer, outer, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    std::vector<uint16_t> values;
+    for (int y = 0; y < outer.rows; ++y) {
+        const uchar *o = outer.ptr<uchar>(y), *i = inner.ptr<uchar>(y);
+        const uint16_t *t = texture.ptr<uint16_t>(y);
+        for (int x = 0; x < outer.cols; ++x)
+            if (o[x] && !i[x]) values.push_back(t[x]);
+    }
+    if (values.size() < 50) return 0;
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    return values[values.size() / 2];
+}
+
+/// Splits the fine texture into paper and surface, and says whether the surface is woven: clearly rougher than the
+/// paper, and what most of the photo's border shows.
+Surface wovenSurface(cv::Mat texture) {
+    Surface surface{std::move(texture)};
+    constexpr int bins = 256;
+    std::array<double, bins> histogram{};
+    std::vector<int> counts(65536, 0);
+    for (int y = 0; y < surface.texture.rows; ++y) {
+        const uint16_t *row = surface.texture.ptr<uint16_t>(y);
+        for (int x = 0; x < surface.texture.cols; ++x) ++counts[row[x]];
+    }
+    for (int value = 0; value < 65536; ++value)
+        if (counts[value]) histogram[std::min(bins - 1, static_cast<int>(std::log2(1 + value / 4.0) * 24))] += counts[value];
+    const double total = static_cast<double>(surface.texture.total());
+    double sumAll = 0;
+    for (int b = 0; b < bins; ++b) sumAll += b * histogram[b];
+    double best = -1, weightLow = 0, sumLow = 0;
+    int split = 0;
+    for (int b = 0; b < bins - 1; ++b) {
+        weightLow += histogram[b], sumLow += b * histogram[b];
+        const double weightHigh = total - weightLow;
+        if (weightLow == 0 || weightHigh == 0) continue;
+        const double between = weightLow * weightHigh * std::pow(sumLow / weightLow - (sumAll - sumLow) / weightHigh, 2);
+        if (between > best) best = between, split = b;
+    }
+    double low = 0, high = 0, lowCount = 0, highCount = 0;
+    for (int b = 0; b < bins; ++b) (b <= split ? low : high) += b * histogram[b], (b <= split ? lowCount : highCount) += histogram[b];
+    const auto value = [](double b) { return 4.0 * (std::exp2(b / 24.0) - 1); };
+    const double lowMean = value(low / std::max(1.0, lowCount)), highMean = value(high / std::max(1.0, highCount));
+    surface.threshold = value(split + 0.5);
+    // The surface round the documents is what the photo's border shows: woven when most of it is above the split.
+    const int band = std::max(2, std::min(surface.texture.cols, surface.texture.rows) / 25);
+    double border = 0, borderWoven = 0;
+    for (int y = 0; y < surface.texture.rows; ++y) {
+        const uint16_t *row = surface.texture.ptr<uint16_t>(y);
+        const bool edgeRow = y < band || y >= surface.texture.rows - band;
+        for (int x = 0; x < surface.texture.cols; ++x) {
+            if (!edgeRow && x >= band && x < surface.texture.cols - band) continue;
+            border += 1;
+            if (row[x] > surface.threshold) borderWoven += 1;
+        }
+    }
+    surface.woven = highMean >= 2.5 * lowMean && borderWoven >= 0.6 * border;
+    return surface;
+}
+
 /// Two grey levels of fine detail: a plain desk's sensor noise and JPEG artefacts stay below it.
 constexpr int plainSurface = 16 * 2;
 
-/// The fine detail of the surface between two nested outlines (the lower quartile, so that print on paper does not
-/// count), in the units of ``fineDetail``; 0 when the ring is too thin to judge.
-double ringDetail(const cv::Mat &detail, const Quad &outer, const Quad &inner) {
+/// A quantile of a 16-bit map (``fineDetail`` or ``fineTexture``) over the ring between two nested outlines, away from
+/// both; 0 when the ring is too thin to judge.
+double ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner, double quantile) {
     const auto polygon = [](const Quad &q) {
         std::vector<cv::Point> points;
         for (const auto &p : q) points.emplace_back(cvRound(p.x), cvRound(p.y));
@@ -309,13 +480,14 @@ double ringDetail(const cv::Mat &detail, const Quad &outer, const Quad &inner) {
             if (m[x]) values.push_back(d[x]);
     }
     if (values.size() < 200) return 0;
-    std::nth_element(values.begin(), values.begin() + values.size() / 4, values.end());
-    return values[values.size() / 4];
+    const auto rank = values.begin() + static_cast<ptrdiff_t>(quantile * (values.size() - 1));
+    std::nth_element(values.begin(), rank, values.end());
+    return *rank;
 }
 
 /// Keeps the best outlines that do not overlap, preferring an outline to the regions inside it (a page to the table
 /// printed on it, a book to each of its pages) when it is nearly as well supported.
-std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &detail, double minScore,
+std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &detail, const Views &views, double minScore,
                               std::vector<Candidate> *frames = nullptr) {
     std::sort(candidates.begin(), candidates.end(),
               [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
@@ -338,8 +510,11 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // own round it, each nearly as well supported as the last. (Far more detail than a surface's grain is
             // the edge of a book's cover and page block, in a ring too thin to show anything else.)
             const auto acrossRoughSurface = [&] {
-                const double ring = ringDetail(detail, candidate.quad, chosen[i].quad);
-                return ring >= 3 * plainSurface && ring < 8 * plainSurface;
+                // The lower quartile of the detail, so that print on paper does not count.
+                const double ring = ringQuantile(detail, candidate.quad, chosen[i].quad, 0.25);
+                if (ring >= 3 * plainSurface && ring < 8 * plainSurface) return true;
+                // Nor across a strip of woven surface (granite and cloth beside a card and the thumb over it).
+                return !views.texture.empty() && ringQuantile(views.texture, candidate.quad, chosen[i].quad, 0.5) > views.smoothBelow;
             };
             if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance) && !acrossRoughSurface()) {
                 swallowed.push_back(i);
@@ -389,7 +564,7 @@ Quad grown(const Quad &quad, double distance) {
 
 /// Adds a candidate for each large enough outline in `mask`. When the mask's outlines may lie up to `inset` pixels
 /// inside the true edges, each is also tried grown outwards, and the best supported size kept.
-void addOutlines(const cv::Mat &mask, double minArea, const cv::Mat &lab, std::vector<Candidate> &candidates,
+void addOutlines(const cv::Mat &mask, double minArea, const Views &views, std::vector<Candidate> &candidates,
                  int retrieval = cv::RETR_EXTERNAL, double inset = 0) {
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(mask, contours, retrieval, cv::CHAIN_APPROX_NONE);
@@ -400,16 +575,16 @@ void addOutlines(const cv::Mat &mask, double minArea, const cv::Mat &lab, std::v
         const auto quad = quadFromContour(contour, minArea);
         if (!quad || !isConvex(*quad)) continue;
         const double area = std::abs(signedArea(*quad));
-        if (area < minArea || area > 0.97 * lab.total()) continue;
+        if (area < minArea || area > 0.97 * views.lab.total()) continue;
         // Grown pixel by pixel and judged on a coarse score; the nearest of the best supported sizes is kept.
         Quad best = *quad;
-        for (double d = 1, bestScore = outlineScore(lab, *quad, 8); d <= inset; d += 1) {
+        for (double d = 1, bestScore = outlineScore(views, *quad, 8); d <= inset; d += 1) {
             const Quad bigger = grown(*quad, d);
             if (!isConvex(bigger)) break;
-            const double score = outlineScore(lab, bigger, 8);
+            const double score = outlineScore(views, bigger, 8);
             if (score > bestScore) best = bigger, bestScore = score;
         }
-        candidates.push_back({best, outlineScore(lab, best), std::abs(signedArea(best))});
+        candidates.push_back({best, outlineScore(views, best), std::abs(signedArea(best))});
     }
 }
 
@@ -463,12 +638,34 @@ std::vector<EdgeLine> straightEdges(const cv::Mat &edges, size_t limit) {
 
 /// Quadrilaterals bounded by four of the straight edges: robust where an outline is broken (a thumb over a side, a
 /// shadow across it, paper barely lighter than the desk), since any long stretch of each side is enough.
-void addLineQuads(const cv::Mat &edges, double minArea, const cv::Mat &lab, std::vector<Candidate> &candidates) {
+void addLineQuads(const cv::Mat &edges, double minArea, const Views &views, std::vector<Candidate> &candidates) {
+    const cv::Mat &lab = views.lab;
     const auto lines = straightEdges(edges, 14);
     const size_t n = lines.size();
     const double marginX = 0.02 * lab.cols, marginY = 0.02 * lab.rows;
     const auto inside = [&](const cv::Point2d &p) {
         return p.x >= -marginX && p.y >= -marginY && p.x <= lab.cols - 1 + marginX && p.y <= lab.rows - 1 + marginY;
+    };
+    // A side is a stretch of one line between its crossings with two others, and many quads share it: the coarse
+    // support of each stretch (per side of the line the quad lies on) is counted once.
+    constexpr int coarseSamples = 8;
+    std::vector<int> stretchSupport(n * n * n * 2, -1);
+    const auto coarseScore = [&](const Quad &quad, const int (&lineOf)[4], const int (&crossing)[4][2]) {
+        if (isDegenerate(quad)) return 0.0;
+        const double orientation = signedArea(quad) > 0 ? 1 : -1;
+        std::array<int, 4> supported;
+        for (int side = 0; side < 4; ++side) {
+            const cv::Point2d a = quad[side], b = quad[(side + 1) % 4];
+            const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
+            const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
+            const size_t line = lineOf[side];
+            const size_t low = std::min(crossing[side][0], crossing[side][1]), high = std::max(crossing[side][0], crossing[side][1]);
+            const size_t facing = outward.dot(lines[line].line.normal) > 0 ? 1 : 0;
+            int &count = stretchSupport[((line * n + low) * n + high) * 2 + facing];
+            if (count < 0) count = sideSupport(views, a, b, orientation, coarseSamples);
+            supported[side] = count;
+        }
+        return scoreFromSupport(quad, supported, coarseSamples);
     };
     for (size_t i = 0; i < n; ++i)
         for (size_t j = i + 1; j < n; ++j)
@@ -488,10 +685,18 @@ void addLineQuads(const cv::Mat &edges, double minArea, const cv::Mat &lab, std:
                         if (!valid || !isConvex(quad)) continue;
                         const double area = std::abs(signedArea(quad));
                         if (area < minArea || area > 0.97 * lab.total() || smallestAngle(quad) < 30) continue;
+                        // Side c runs from corner c to corner c + 1, along the line they share, between its crossings
+                        // with the lines before and after it.
+                        int lineOf[4], crossing[4][2];
+                        for (int c = 0; c < 4; ++c) {
+                            lineOf[c] = static_cast<int>(ids[order[(c + 1) % 4]]);
+                            crossing[c][0] = static_cast<int>(ids[order[c]]);
+                            crossing[c][1] = static_cast<int>(ids[order[(c + 2) % 4]]);
+                        }
                         // Most combinations are nonsense: a coarse score weeds them out before the full one.
-                        if (outlineScore(lab, quad, 8) < 0.4) continue;
+                        if (coarseScore(quad, lineOf, crossing) < 0.4) continue;
                         quad = ordered(quad);
-                        candidates.push_back({quad, outlineScore(lab, quad), area});
+                        candidates.push_back({quad, outlineScore(views, quad), area});
                     }
                 }
 }
@@ -499,7 +704,7 @@ void addLineQuads(const cv::Mat &edges, double minArea, const cv::Mat &lab, std:
 /// Woven and printed cloth (gingham, checks) is busy with fine detail everywhere, while paper is smooth round its
 /// print. Where most of the photo is busy, adds the outlines of the smooth regions (print closed over): documents whose
 /// colour the cloth shares, which no colour threshold separates from it.
-void addSmoothRegions(const cv::Mat &detail, double minArea, const cv::Mat &lab, std::vector<Candidate> &candidates) {
+void addSmoothRegions(const cv::Mat &detail, double minArea, const Views &views, std::vector<Candidate> &candidates) {
     cv::Mat energy;
     cv::blur(detail, energy, cv::Size(15, 15));
     std::vector<uint16_t> values;  // every third row suffices for the median
@@ -511,16 +716,16 @@ void addSmoothRegions(const cv::Mat &detail, double minArea, const cv::Mat &lab,
     cv::morphologyEx(smooth, smooth, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
     cv::morphologyEx(smooth, smooth, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(15, 15)));
     // The busy band that the paper's own edge makes lies inside the smooth region's outline.
-    addOutlines(smooth, minArea, lab, candidates, cv::RETR_EXTERNAL, 10);
+    addOutlines(smooth, minArea, views, candidates, cv::RETR_EXTERNAL, 10);
 }
 
 /// Proposes outlines from thresholds of each Lab channel, from smooth regions on busy cloth and from closed edge maps.
-std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, double minAreaFraction, cv::Mat &labFloat) {
+std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, double minAreaFraction, Views &views) {
     cv::Mat smooth;
     cv::medianBlur(smallBGR, smooth, 5);
     cv::Mat lab;
     cv::cvtColor(smooth, lab, cv::COLOR_BGR2Lab);
-    lab.convertTo(labFloat, CV_32FC3);
+    lab.convertTo(views.lab, CV_32FC3);
     const double minArea = minAreaFraction * smallBGR.total();
 
     std::vector<Candidate> candidates;
@@ -534,10 +739,17 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, d
             cv::Mat m = polarity == 0 ? mask : 255 - mask;
             cv::morphologyEx(m, m, cv::MORPH_OPEN, kernel);
             cv::morphologyEx(m, m, cv::MORPH_CLOSE, kernel);
-            addOutlines(m, minArea, labFloat, candidates);
+            addOutlines(m, minArea, views, candidates);
         }
     }
-    addSmoothRegions(detail, minArea, labFloat, candidates);
+    addSmoothRegions(detail, minArea, views, candidates);
+    if (!views.texture.empty()) {
+        // Paper on woven cloth: the regions smooth at the finest scale, the print closed over.
+        cv::Mat paper = views.texture < views.smoothBelow;
+        cv::morphologyEx(paper, paper, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+        cv::morphologyEx(paper, paper, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(9, 9)));
+        addOutlines(paper, minArea, views, candidates, cv::RETR_EXTERNAL, 3);
+    }
     cv::Mat edges = cv::Mat::zeros(lab.size(), CV_8U);
     for (int c = 0; c < 3; ++c) {
         cv::Mat e;
@@ -545,9 +757,9 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, d
         cv::Canny(channels[c], e, low, low * 2.5, 3, true);
         edges |= e;
     }
-    addLineQuads(edges, minArea, labFloat, candidates);
+    addLineQuads(edges, minArea, views, candidates);
     cv::dilate(edges, edges, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
-    addOutlines(edges, minArea, labFloat, candidates, cv::RETR_LIST);
+    addOutlines(edges, minArea, views, candidates, cv::RETR_LIST);
     return candidates;
 }
 
@@ -754,13 +966,36 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         if (source.cols < 16 || source.rows < 16) return DS_OK;
         cv::Mat color = source.channels() == 3 ? source : cv::Mat();
         if (color.empty()) cv::cvtColor(source, color, cv::COLOR_GRAY2BGR);
-        cv::Mat small;
-        const double factor = docscan::downscale(color, options->working_size, small);
-        cv::Mat lab;
+        // The working copy, and the copy the fine texture is read from: the photo itself up to 3.5 MP, else the
+        // half-size copy that docscan::downscale passes through on its way to the working size (made here, to be kept).
+        cv::Mat small, fine = color;
+        double factor;
+        if (color.total() > 3500000) {
+            const int longest = std::max(color.cols, color.rows);
+            const int steps = static_cast<int>(std::ceil(static_cast<double>(longest) / options->working_size));
+            const cv::Size size(std::max(1, color.cols / steps), std::max(1, color.rows / steps));
+            cv::resize(color, fine, cv::Size(color.cols / 2, color.rows / 2), 0, 0, cv::INTER_AREA);
+            cv::resize(fine, small, size, 0, 0, cv::INTER_AREA);
+            factor = static_cast<double>(color.cols) / size.width;
+        } else {
+            factor = docscan::downscale(color, options->working_size, small);
+        }
         const cv::Mat detail = fineDetail(small);
-        const auto allCandidates = propose(small, detail, options->min_area_fraction, lab);
+        Views views;
+        Surface surface = wovenSurface(fineTexture(fine, small.size()));
+        fine.release();
+        if (surface.woven) views.texture = surface.texture, views.smoothBelow = surface.threshold;
+        auto allCandidates = propose(small, detail, options->min_area_fraction, views);
+        const cv::Mat &lab = views.lab;
+        if (surface.woven) {
+            // An outline round woven surface is a patch of the cloth, however crisp the squares that bound it.
+            allCandidates.erase(std::remove_if(allCandidates.begin(), allCandidates.end(), [&](const Candidate &c) {
+                const double inside = rimTexture(surface.texture, c.quad);
+                return inside >= surface.threshold;
+            }), allCandidates.end());
+        }
         std::vector<Candidate> frames;
-        auto chosen = select(allCandidates, detail, options->min_confidence, &frames);
+        auto chosen = select(allCandidates, detail, views, options->min_confidence, &frames);
 
         // When several outlines compete, each is judged on what it encloses: printed lines (documents hold text) and
         // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
