@@ -967,12 +967,13 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         cv::Mat color = source.channels() == 3 ? source : cv::Mat();
         if (color.empty()) cv::cvtColor(source, color, cv::COLOR_GRAY2BGR);
         // The working copy, and the copy the fine texture is read from: the photo itself up to 3.5 MP, else the
-        // half-size copy that docscan::downscale passes through on its way to the working size (made here, to be kept).
+        // half-size copy that docscan::downscale would pass through on its way to the working size (made here, to be
+        // kept).
+        const int longest = std::max(color.cols, color.rows);
+        const int steps = static_cast<int>(std::ceil(static_cast<double>(longest) / options->working_size));
         cv::Mat small, fine = color;
         double factor;
-        if (color.total() > 3500000) {
-            const int longest = std::max(color.cols, color.rows);
-            const int steps = static_cast<int>(std::ceil(static_cast<double>(longest) / options->working_size));
+        if (color.total() > 3500000 && steps >= 4) {
             const cv::Size size(std::max(1, color.cols / steps), std::max(1, color.rows / steps));
             cv::resize(color, fine, cv::Size(color.cols / 2, color.rows / 2), 0, 0, cv::INTER_AREA);
             cv::resize(fine, small, size, 0, 0, cv::INTER_AREA);
@@ -990,8 +991,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         if (surface.woven) {
             // An outline round woven surface is a patch of the cloth, however crisp the squares that bound it.
             allCandidates.erase(std::remove_if(allCandidates.begin(), allCandidates.end(), [&](const Candidate &c) {
-                const double inside = rimTexture(surface.texture, c.quad);
-                return inside >= surface.threshold;
+                return rimTexture(surface.texture, c.quad) >= surface.threshold;
             }), allCandidates.end());
         }
         std::vector<Candidate> frames;
