@@ -174,23 +174,32 @@ bool sample(const cv::Mat &image, cv::Point2d p, cv::Vec3f &value) {
     return true;
 }
 
+/// Calls `visit(inside, outside)` with the pairs of points a short step inside and outside the side from `a` to `b` of
+/// a quad (`orientation`: the sign of its signed area) at `samples` places along it, on a working image of `size`.
+template <typename Visit>
+void pointsAcrossSide(cv::Size size, cv::Point2d a, cv::Point2d b, double orientation, int samples, Visit visit) {
+    const double step = std::max(2.0, std::max(size.width, size.height) / 200.0);
+    const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
+    // Outward normal for a clockwise (on screen) polygon.
+    const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
+    for (int i = 0; i < samples; ++i) {
+        const cv::Point2d p = a + (b - a) * (0.06 + 0.88 * (i + 0.5) / samples);
+        visit(p - outward * step, p + outward * step);
+    }
+}
+
 /// Calls `visit(side, inside, outside)` with the colours just inside and just outside the quad at `samplesPerSide`
 /// points along each side (samples that fall outside the image are skipped).
 template <typename Visit>
 void sampleAcrossOutline(const cv::Mat &lab, const Quad &quad, int samplesPerSide, Visit visit) {
     const double orientation = signedArea(quad) > 0 ? 1 : -1;  // clockwise on screen: positive
-    const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
     for (int side = 0; side < 4; ++side) {
-        const cv::Point2d a = quad[side], b = quad[(side + 1) % 4];
-        const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
-        // Outward normal for a clockwise (on screen) polygon.
-        const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
-        for (int i = 0; i < samplesPerSide; ++i) {
-            const cv::Point2d p = a + (b - a) * (0.06 + 0.88 * (i + 0.5) / samplesPerSide);
-            cv::Vec3f inside, outside;
-            if (sample<cv::Vec3f>(lab, p - outward * step, inside) && sample<cv::Vec3f>(lab, p + outward * step, outside))
-                visit(side, inside, outside);
-        }
+        pointsAcrossSide(lab.size(), quad[side], quad[(side + 1) % 4], orientation, samplesPerSide,
+                         [&](cv::Point2d in, cv::Point2d out) {
+                             cv::Vec3f inside, outside;
+                             if (sample<cv::Vec3f>(lab, in, inside) && sample<cv::Vec3f>(lab, out, outside))
+                                 visit(side, inside, outside);
+                         });
     }
 }
 
@@ -216,22 +225,17 @@ bool sampleScalar(const cv::Mat &map, cv::Point2d p, float &value) {
 /// surface is woven; the larger of the two counts. `orientation` is the sign of the quad's signed area.
 int sideSupport(const Views &views, cv::Point2d a, cv::Point2d b, double orientation, int samples) {
     constexpr double threshold = 7.0;
-    const cv::Mat &lab = views.lab;
-    const double step = std::max(2.0, std::max(lab.cols, lab.rows) / 200.0);
-    const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
-    const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;  // for a clockwise quad on screen
     int colour = 0, woven = 0;
-    for (int i = 0; i < samples; ++i) {
-        const cv::Point2d p = a + (b - a) * (0.06 + 0.88 * (i + 0.5) / samples);
-        const cv::Point2d in = p - outward * step, out = p + outward * step;
+    pointsAcrossSide(views.lab.size(), a, b, orientation, samples, [&](cv::Point2d in, cv::Point2d out) {
         cv::Vec3f inside, outside;
-        if (sample<cv::Vec3f>(lab, in, inside) && sample<cv::Vec3f>(lab, out, outside) && cv::norm(inside - outside) > threshold)
+        if (sample<cv::Vec3f>(views.lab, in, inside) && sample<cv::Vec3f>(views.lab, out, outside) &&
+            cv::norm(inside - outside) > threshold)
             ++colour;
         float smoothness, weave;
         if (!views.texture.empty() && sampleScalar(views.texture, in, smoothness) && sampleScalar(views.texture, out, weave) &&
             smoothness < views.smoothBelow && weave > views.smoothBelow && weave > 2 * smoothness)
             ++woven;
-    }
+    });
     return std::max(colour, woven);
 }
 
