@@ -159,8 +159,8 @@ public struct DocumentScanner: Sendable {
         var motionBlur: MotionBlur?
         let corrector = MotionBlurCorrector()
         let outlines = documents.map(\.quad)
-        if options.correctsMotionBlur, let region = corrector.region(around: outlines, in: photo),
-            let blur = try corrector.measure(in: photo, region: region), corrector.isShake(blur, documents: outlines)
+        if options.correctsMotionBlur, let blur = try corrector.shake(in: photo, documents: outlines),
+            let region = corrector.region(around: outlines, in: photo)
         {
             try checkCancellation()
             photo = try corrector.removing(blur, from: photo, region: region)

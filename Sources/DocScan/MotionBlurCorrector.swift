@@ -13,13 +13,19 @@ public struct MotionBlur: Sendable, Equatable, Codable {
     public var notchDepth: Double
     /// How much more fine detail the photo holds across the smear than along it, in natural log of power.
     public var anisotropy: Double
+    /// How many of the four quarters of the measured region show the same smear on their own (nil when they were
+    /// not measured).
+    public var agreeingQuarters: Int?
 
     /// Creates a measurement.
-    public init(length: Double, angleDegrees: Double, notchDepth: Double, anisotropy: Double) {
+    public init(
+        length: Double, angleDegrees: Double, notchDepth: Double, anisotropy: Double, agreeingQuarters: Int? = nil
+    ) {
         self.length = length
         self.angleDegrees = angleDegrees
         self.notchDepth = notchDepth
         self.anisotropy = anisotropy
+        self.agreeingQuarters = agreeingQuarters
     }
 }
 
@@ -31,9 +37,16 @@ public struct MotionBlur: Sendable, Equatable, Codable {
 /// photo's tiles, and the correction is a Wiener deconvolution in linear light. A wrong kernel does more harm than
 /// none (it rings), so only a clear shake is corrected: deep notches with fine detail missing along the smear, or
 /// shallower notches with much more of it missing. Print has structure of its own along its lines and across them
-/// (ruled forms most of all), so a smear in line with a document's sides or lines must show a still larger loss. The
-/// thresholds were set on 440 generated photos (the corpus and seeds 5000-21000), with a margin: none of the 330
-/// without a shake passes them.
+/// (ruled forms most of all), so a smear in line with a document's sides or lines must show a still larger loss.
+///
+/// A long smear (5 pixels or more) often leaves shallower notches and keeps more of its fine detail, because the
+/// JPEG and the sensor's noise fill the spectrum in; print on its own shows combs of 2-4 pixels (its strokes), and
+/// longer ones only by chance in part of the page. So a long smear with a little loss of detail is a shake when it
+/// is the same smear, within a few degrees and a fifth of its length, in at least three of the four quarters of the
+/// region on their own: a camera shake moves the whole frame alike.
+///
+/// The thresholds were set on 440 generated photos (the corpus and seeds 5000-21000): none of the 330 without a
+/// shake passes them (among those with a long comb, at most two quarters agree).
 public struct MotionBlurCorrector: Sendable {
     /// Notches at least this deep are a shake when fine detail along the smear is down by ``minimumAnisotropy``.
     public var deepNotches = 0.28
@@ -47,6 +60,20 @@ public struct MotionBlurCorrector: Sendable {
     public var alignedAnisotropy = 2.2
     /// How far outside the directions of a document's sides, in degrees, a smear still counts as in line with them.
     public var alignedWithinDegrees = 3.0
+
+    /// The shortest smear, in pixels, that counts as long: its quarters are asked when its notches and loss of
+    /// detail alone do not make it a shake.
+    public var longSmear = 5.0
+    /// Notches at least this deep make a long smear worth asking its quarters about.
+    public var longSmearNotches = 0.09
+    /// The least loss of fine detail along a long smear worth asking its quarters about.
+    public var longSmearAnisotropy = 0.2
+    /// How many quarters must show the same long smear for it to be a shake.
+    public var agreeingQuartersNeeded = 3
+    /// How far, in degrees, a quarter's smear may turn from the whole region's and still agree.
+    public var quarterAngleTolerance = 6.0
+    /// How far, as a fraction of the length, a quarter's smear may differ from the whole region's and still agree.
+    public var quarterLengthTolerance = 0.2
 
     /// Pixels round the documents' outlines that are measured and corrected with them.
     public var documentMargin = 16.0
@@ -70,14 +97,53 @@ public struct MotionBlurCorrector: Sendable {
             anisotropy: blur.anisotropy)
     }
 
+    /// The camera shake in the part of `photo` that holds `documents`, when there is one clear enough to undo: the
+    /// whole region is measured, and for a long smear that needs it, each of its quarters.
+    /// - Throws: ``DocScanError`` when OpenCV fails.
+    public func shake(in photo: Image, documents: [Quad]) throws(DocScanError) -> MotionBlur? {
+        guard let region = region(around: documents, in: photo),
+            var blur = try measure(in: photo, region: region)
+        else { return nil }
+        if !isShake(blur, documents: documents) && isLongSmearCandidate(blur) {
+            blur.agreeingQuarters = try quartersAgreeing(with: blur, in: photo, region: region)
+        }
+        return isShake(blur, documents: documents) ? blur : nil
+    }
+
     /// Whether a measurement is a shake clear enough to undo, in a photo of documents outlined by `documents`.
     public func isShake(_ blur: MotionBlur, documents: [Quad]) -> Bool {
+        if isLongSmearCandidate(blur), let agreeing = blur.agreeingQuarters, agreeing >= agreeingQuartersNeeded {
+            return true
+        }
         let inLine = documents.contains {
             Self.isInLine(blur.angleDegrees, withSidesOf: $0, margin: alignedWithinDegrees)
         }
         if inLine && blur.anisotropy < alignedAnisotropy { return false }
         return (blur.notchDepth >= deepNotches && blur.anisotropy >= minimumAnisotropy)
             || (blur.notchDepth >= shallowNotches && blur.anisotropy >= strongAnisotropy)
+    }
+
+    /// Whether a measurement is a long smear with enough notches and loss of detail for its quarters to decide.
+    func isLongSmearCandidate(_ blur: MotionBlur) -> Bool {
+        blur.length >= longSmear && blur.notchDepth >= longSmearNotches && blur.anisotropy >= longSmearAnisotropy
+    }
+
+    /// How many of the four quarters of `region` show `blur` on their own.
+    func quartersAgreeing(with blur: MotionBlur, in photo: Image, region: PixelRegion) throws(DocScanError) -> Int {
+        var agreeing = 0
+        let halfWidth = region.width / 2, halfHeight = region.height / 2
+        for (column, row) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let quarter = PixelRegion(
+                x: region.x + column * halfWidth, y: region.y + row * halfHeight, width: halfWidth, height: halfHeight)
+            guard let own = try measure(in: photo, region: quarter) else { continue }
+            let turn = abs((own.angleDegrees - blur.angleDegrees).truncatingRemainder(dividingBy: 180))
+            if min(turn, 180 - turn) <= quarterAngleTolerance
+                && abs(own.length / blur.length - 1) <= quarterLengthTolerance
+            {
+                agreeing += 1
+            }
+        }
+        return agreeing
     }
 
     /// The part of `photo` a shake is measured and removed in: the documents' outlines with a margin of

@@ -46,7 +46,8 @@ struct Bench: AsyncParsableCommand {
         let preview = try page.fitting(longSide: 1000)
         let scanner = DocumentScanner()
         let shake = MotionBlurCorrector()
-        let region = shake.region(around: documents.map(\.quad), in: loaded.image)
+        let outlines = documents.map(\.quad)
+        let region = shake.region(around: outlines, in: loaded.image)
         // Removal runs only on shaken photos; it is timed with the photo's own measurement.
         let measured = try shake.measure(in: loaded.image, region: region)
             ?? MotionBlur(length: 5, angleDegrees: 0, notchDepth: 0, anisotropy: 0)
@@ -54,7 +55,7 @@ struct Bench: AsyncParsableCommand {
         var stages: [(String, () throws -> Void)] = [
             ("decode (baseline)", { _ = try loader.load(data, name: photo) }),
             ("detect", { _ = try detector.detect(in: loaded.image) }),
-            ("deblur: measure", { _ = try shake.measure(in: loaded.image, region: region) }),
+            ("deblur: measure", { _ = try shake.shake(in: loaded.image, documents: outlines) }),
             ("deblur: remove (if shaken)", { _ = try shake.removing(measured, from: loaded.image, region: region) }),
             ("warp", { _ = try loaded.image.warped(by: toPage, width: size.width, height: size.height) }),
             ("light", { _ = try IlluminationCorrector().correct(page) }),
