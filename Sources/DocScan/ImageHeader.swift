@@ -31,7 +31,8 @@ public struct ImageHeader: Sendable, Equatable {
     /// Reads the header of an encoded image.
     /// - Returns: nil when the bytes are not a JPEG, PNG, TIFF, WebP or BMP file whose size can be read.
     public init?(_ bytes: some Collection<UInt8>) {
-        // Headers sit at the start; only a JPEG's completeness needs the rest, which is checked in place.
+        // Headers sit at the start; only the completeness of a JPEG or a large PNG needs the rest, which is checked
+        // in place.
         let data = Array(bytes.prefix(Self.headerBytes))
         var reader = ByteReader(data)
         if data.starts(with: [0xFF, 0xD8, 0xFF]) {
@@ -41,7 +42,8 @@ public struct ImageHeader: Sendable, Equatable {
             }
             self = header
         } else if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            guard let header = Self.png(&reader) else { return nil }
+            guard var header = Self.png(&reader) else { return nil }
+            if !header.isComplete && data.count < bytes.count { header.isComplete = Self.pngChunksReachEnd(bytes) }
             self = header
         } else if data.starts(with: [0x49, 0x49, 0x2A, 0x00]) || data.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             guard let tags = TIFFTags(data, at: 0), let width = tags.width, let height = tags.height else { return nil }
@@ -65,6 +67,24 @@ public struct ImageHeader: Sendable, Equatable {
     }
 
     /// Whether the bytes 0xFF 0xD9 (a JPEG end-of-image marker) occur after `offset`.
+    /// Whether a PNG's chunks (each a 4-byte big-endian length, a 4-byte type, the data and a 4-byte CRC) run on
+    /// to its end chunk within `bytes`.
+    private static func pngChunksReachEnd(_ bytes: some Collection<UInt8>) -> Bool {
+        let data = bytes as? Data ?? Data(bytes)
+        return data.withUnsafeBytes { raw in
+            var position = 8
+            while position + 8 <= raw.count {
+                let length = Int(UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+                let isEnd = raw[position + 4] == 0x49 && raw[position + 5] == 0x45 && raw[position + 6] == 0x4E
+                    && raw[position + 7] == 0x44  // "IEND"
+                position += 12 + length
+                if position > raw.count { return false }
+                if isEnd { return true }
+            }
+            return false
+        }
+    }
+
     private static func containsEndOfImage(_ bytes: some Collection<UInt8>, after offset: Int) -> Bool {
         let marker: [UInt8] = [0xFF, 0xD9]
         if let data = bytes as? Data {

@@ -92,6 +92,25 @@ struct LoadingTests {
         #expect(error?.message.contains("truncated") == true)
     }
 
+    @Test("A PNG larger than the header window (4 MB) loads whole, and the same PNG cut short is refused")
+    func largePNG() throws {
+        // Noise does not compress: about 4.5 MB of PNG, so its end chunk lies past the bytes read for headers.
+        var state: UInt32 = 2026
+        let noise = try makeImage(width: 1500, height: 1000) { _, _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let v = UInt8(truncatingIfNeeded: state >> 24)
+            return [v, v &+ 85, v &+ 170]
+        }
+        let png = try noise.encoded(as: .png)
+        #expect(png.count > 4 << 20)
+        let loaded = try loader.load(png, name: "large.png").image
+        #expect(loaded.width == 1500 && loaded.height == 1000)
+        #expect(loaded.pixel(x: 1499, y: 999) == noise.pixel(x: 1499, y: 999))
+        let error = #expect(throws: DocScanError.self) { try loader.load(png.prefix(png.count - 50_000), name: "cut.png") }
+        #expect(error?.code == .damagedImage)
+        #expect(error?.message.contains("truncated") == true)
+    }
+
     @Test("Damaged JPEG data fails with a clear error")
     func damagedJPEG() throws {
         var data = try Data(contentsOf: TestData.fixture("pattern.jpg"))
