@@ -237,6 +237,37 @@ double darkPrintLineStrength(const cv::Mat &region) {
     return total > 0 ? fine / total : 0;
 }
 
+/// The page in gray as dark print on light paper: light print on dark card stock comes back inverted. The paper is
+/// what most of a page shows, so the median is the paper's brightness; print is a minority in the far tail. Dark stock
+/// is a median under mid-gray, less than half the brightness of the page's brightest percent, with the far tail on the
+/// bright side. A light page half in shadow keeps its median well above that, and a page in dim light lacks the
+/// bright tail. A mid-tone card with dark print and a white logo can look the same, so the page is inverted only when
+/// its light marks make the stronger lines of text.
+cv::Mat darkPrintOnLightPaper(const cv::Mat &page) {
+    const cv::Mat gray = docscan::gray(page);
+    int histogram[256] = {};
+    const int stepY = std::max(1, gray.rows / 400), stepX = std::max(1, gray.cols / 400);
+    int count = 0;
+    for (int y = gray.rows / 30; y < gray.rows - gray.rows / 30; y += stepY) {
+        const uchar *row = gray.ptr<uchar>(y);
+        for (int x = gray.cols / 30; x < gray.cols - gray.cols / 30; x += stepX, ++count) ++histogram[row[x]];
+    }
+    if (count == 0) return gray;
+    const auto percentile = [&](double fraction) {
+        const int wanted = static_cast<int>(fraction * count);
+        int seen = 0;
+        for (int v = 0; v < 256; ++v)
+            if ((seen += histogram[v]) > wanted) return v;
+        return 255;
+    };
+    const int low = percentile(0.01), median = percentile(0.5), high = percentile(0.99);
+    const bool darkStock = median < 100 && 2 * median < high && high - median > median - low;
+    if (!darkStock) return gray;
+    cv::Mat inverted;
+    cv::bitwise_not(gray, inverted);
+    return darkPrintLineStrength(inverted) > darkPrintLineStrength(gray) ? inverted : gray;
+}
+
 }  // namespace
 
 double docscan::textLineStrength(const cv::Mat &region) {
@@ -249,7 +280,7 @@ double docscan::textLineStrength(const cv::Mat &region) {
 ds_status ds_analyze_text_layout(const ds_image *page, ds_text_layout *out) {
     *out = {0, 0, 0, 0};
     return guarded("analyze_text_layout", [&]() -> ds_status {
-        const cv::Mat ink = inkMask(page->mat);
+        const cv::Mat ink = inkMask(darkPrintOnLightPaper(page->mat));
         const auto points = inkPoints(ink, 30000);
         if (points.size() < 300) return DS_OK;
         const Direction across = bestAngle(points, 0);

@@ -146,6 +146,18 @@ struct TextLayoutTests {
         #expect(layout.lineConfidence > 0.3)
     }
 
+    @Test("Light print on dark card stock is read for its lines and turned upright", arguments: 0..<4)
+    func darkCard(_ turns: Int) throws {
+        // Seed 19019 (2.8 MP): a dark card with light print, photographed upside down (182°).
+        let result = try DocumentScanner().scan(contentsOf: TestData.fixture("dark-card-upside-down.jpg"))
+        let page = try #require(result.pages.first)
+        #expect(result.pages.count == 1)
+        #expect(page.rotation == 180)
+        let preview = try page.image.fitting(longSide: 1000)
+        let layout = try TextLayoutAnalyzer().analyze(preview.rotated(quarterTurns: turns))
+        #expect(layout.quarterTurns == (4 - turns) % 4, "turned \(turns): \(layout)")
+    }
+
     @Test("A scanned page turned by quarters keeps its corners in reading order and its map into the photo", arguments: 1..<4)
     func turnedPage(_ turns: Int) throws {
         let page = try #require(try DocumentScanner().scan(contentsOf: TestData.fixture("caps-label.jpg")).pages.first)
