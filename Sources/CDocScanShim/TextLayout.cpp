@@ -239,9 +239,8 @@ double darkPrintLineStrength(const cv::Mat &region) {
 
 /// The page in gray as dark print on light paper: light print on dark card stock comes back inverted. The paper is
 /// what most of a page shows, so the median is the paper's brightness; print is a minority in the far tail. Dark stock
-/// is a median under mid-gray, less than half the brightness of the page's brightest percent, with the far tail on the
-/// bright side. A light page half in shadow keeps its median well above that, and a page in dim light lacks the
-/// bright tail. A mid-tone card with dark print and a white logo can look the same, so the page is inverted only when
+/// is a median under mid-gray and less than half the brightness of the page's brightest percent. A light page half in
+/// shadow keeps its median well above that, and a page in dim light lacks the bright tail. A mid-tone card with dark print and a white logo can look the same, so the page is inverted only when
 /// its light marks make the stronger lines of text.
 cv::Mat darkPrintOnLightPaper(const cv::Mat &page) {
     const cv::Mat gray = docscan::gray(page);
@@ -260,9 +259,8 @@ cv::Mat darkPrintOnLightPaper(const cv::Mat &page) {
             if ((seen += histogram[v]) > wanted) return v;
         return 255;
     };
-    const int low = percentile(0.01), median = percentile(0.5), high = percentile(0.99);
-    const bool darkStock = median < 100 && 2 * median < high && high - median > median - low;
-    if (!darkStock) return gray;
+    const int median = percentile(0.5), brightest = percentile(0.99);
+    if (median >= 100 || 2 * median >= brightest) return gray;
     cv::Mat inverted;
     cv::bitwise_not(gray, inverted);
     return darkPrintLineStrength(inverted) > darkPrintLineStrength(gray) ? inverted : gray;

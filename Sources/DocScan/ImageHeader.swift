@@ -66,7 +66,6 @@ public struct ImageHeader: Sendable, Equatable {
         guard storedWidth > 0, storedHeight > 0 else { return nil }
     }
 
-    /// Whether the bytes 0xFF 0xD9 (a JPEG end-of-image marker) occur after `offset`.
     /// Whether a PNG's chunks (each a 4-byte big-endian length, a 4-byte type, the data and a 4-byte CRC) run on
     /// to its end chunk within `bytes`.
     private static func pngChunksReachEnd(_ bytes: some Collection<UInt8>) -> Bool {
@@ -85,6 +84,7 @@ public struct ImageHeader: Sendable, Equatable {
         }
     }
 
+    /// Whether the bytes 0xFF 0xD9 (a JPEG end-of-image marker) occur after `offset`.
     private static func containsEndOfImage(_ bytes: some Collection<UInt8>, after offset: Int) -> Bool {
         let marker: [UInt8] = [0xFF, 0xD9]
         if let data = bytes as? Data {
