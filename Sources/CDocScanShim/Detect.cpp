@@ -6,10 +6,10 @@
 // quadrilateral is scored by how much of its perimeter shows a colour step from inside to outside, or, on a woven
 // surface (cloth, carpet, granite: rough at the sensor's finest scale where paper is smooth), a step from smooth to
 // woven; there the smooth regions are proposed too, and outlines with woven surface inside their rim dropped. The best
-// non-overlapping ones win, preferring an outline over the parts inside it; outlines around rough surface (carpet,
-// granite), cells of a repeating pattern, and weakly outlined regions without lines of print are dropped. Finally each
-// side is moved onto the strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even
-// where part of a side is hidden.
+// non-overlapping ones win, preferring an outline over the parts inside it and passing over shadows (darker than their
+// surroundings, with no print); outlines around rough surface (carpet, granite), cells of a repeating pattern, and
+// weakly outlined regions without lines of print are dropped. Finally each side is moved onto the strongest edge at
+// full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side is hidden.
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -411,20 +411,23 @@ double rimTexture(const cv::Mat &texture, const Quad &quad) {
     return values[values.size() / 2];
 }
 
-/// Splits the fine texture into paper and surface, and says whether the surface is woven: clearly rougher than the
-/// paper, and what most of the photo's border shows.
-Surface wovenSurface(cv::Mat texture) {
-    Surface surface{std::move(texture)};
+/// Otsu's split of a texture map's logarithm into a smooth and a rough class.
+struct TextureSplit {
+    double threshold;  // in the units of fineTexture
+    double smoothMean, roughMean;
+};
+
+TextureSplit splitTexture(const cv::Mat &texture) {
     constexpr int bins = 256;
     std::array<double, bins> histogram{};
     std::vector<int> counts(65536, 0);
-    for (int y = 0; y < surface.texture.rows; ++y) {
-        const uint16_t *row = surface.texture.ptr<uint16_t>(y);
-        for (int x = 0; x < surface.texture.cols; ++x) ++counts[row[x]];
+    for (int y = 0; y < texture.rows; ++y) {
+        const uint16_t *row = texture.ptr<uint16_t>(y);
+        for (int x = 0; x < texture.cols; ++x) ++counts[row[x]];
     }
     for (int value = 0; value < 65536; ++value)
         if (counts[value]) histogram[std::min(bins - 1, static_cast<int>(std::log2(1 + value / 4.0) * 24))] += counts[value];
-    const double total = static_cast<double>(surface.texture.total());
+    const double total = static_cast<double>(texture.total());
     double sumAll = 0;
     for (int b = 0; b < bins; ++b) sumAll += b * histogram[b];
     double best = -1, weightLow = 0, sumLow = 0;
@@ -439,21 +442,33 @@ Surface wovenSurface(cv::Mat texture) {
     double low = 0, high = 0, lowCount = 0, highCount = 0;
     for (int b = 0; b < bins; ++b) (b <= split ? low : high) += b * histogram[b], (b <= split ? lowCount : highCount) += histogram[b];
     const auto value = [](double b) { return 4.0 * (std::exp2(b / 24.0) - 1); };
-    const double lowMean = value(low / std::max(1.0, lowCount)), highMean = value(high / std::max(1.0, highCount));
-    surface.threshold = value(split + 0.5);
+    return {value(split + 0.5), value(low / std::max(1.0, lowCount)), value(high / std::max(1.0, highCount))};
+}
+
+/// Splits the fine texture into paper and surface, and says whether the surface is woven: clearly rougher than the
+/// paper, and what most of the photo's border shows.
+Surface wovenSurface(cv::Mat texture) {
+    Surface surface{std::move(texture)};
+    surface.threshold = splitTexture(surface.texture).threshold;
+    // Whether the surface is woven is judged on the texture averaged over a few working pixels: a JPEG's blocks keep
+    // or drop the finest detail one by one, which spreads the texture of a plain desk and of the paper on it over the
+    // same wide range pixel by pixel, and a split of that range is no boundary between them.
+    cv::Mat averaged;
+    cv::blur(surface.texture, averaged, cv::Size(5, 5));
+    const TextureSplit split = splitTexture(averaged);
     // The surface round the documents is what the photo's border shows: woven when most of it is above the split.
-    const int band = std::max(2, std::min(surface.texture.cols, surface.texture.rows) / 25);
+    const int band = std::max(2, std::min(averaged.cols, averaged.rows) / 25);
     double border = 0, borderWoven = 0;
-    for (int y = 0; y < surface.texture.rows; ++y) {
-        const uint16_t *row = surface.texture.ptr<uint16_t>(y);
-        const bool edgeRow = y < band || y >= surface.texture.rows - band;
-        for (int x = 0; x < surface.texture.cols; ++x) {
-            if (!edgeRow && x >= band && x < surface.texture.cols - band) continue;
+    for (int y = 0; y < averaged.rows; ++y) {
+        const uint16_t *row = averaged.ptr<uint16_t>(y);
+        const bool edgeRow = y < band || y >= averaged.rows - band;
+        for (int x = 0; x < averaged.cols; ++x) {
+            if (!edgeRow && x >= band && x < averaged.cols - band) continue;
             border += 1;
-            if (row[x] > surface.threshold) borderWoven += 1;
+            if (row[x] > split.threshold) borderWoven += 1;
         }
     }
-    surface.woven = highMean >= 2.5 * lowMean && borderWoven >= 0.6 * border;
+    surface.woven = split.roughMean >= 2.5 * split.smoothMean && borderWoven >= 0.6 * border;
     return surface;
 }
 
@@ -490,9 +505,10 @@ double ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner,
 }
 
 /// Keeps the best outlines that do not overlap, preferring an outline to the regions inside it (a page to the table
-/// printed on it, a book to each of its pages) when it is nearly as well supported.
+/// printed on it, a book to each of its pages) when it is nearly as well supported. An outline that would be kept but
+/// that `isShadow` calls a shadow is passed over, so that it hides nothing it overlaps.
 std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &detail, const Views &views, double minScore,
-                              std::vector<Candidate> *frames = nullptr) {
+                              const std::function<bool(const Candidate &)> &isShadow, std::vector<Candidate> *frames = nullptr) {
     std::sort(candidates.begin(), candidates.end(),
               [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     std::vector<Candidate> chosen;
@@ -540,6 +556,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             if (frames && surroundsAll && !duplicate && candidate.score >= 0.45 && frames->size() < 4) frames->push_back(candidate);
             continue;
         }
+        if (isShadow(candidate)) continue;
         Candidate replacing = candidate;
         for (auto it = swallowed.rbegin(); it != swallowed.rend(); ++it) {
             replacing.replaced.push_back(std::move(chosen[*it]));
@@ -999,7 +1016,16 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             }), allCandidates.end());
         }
         std::vector<Candidate> frames;
-        auto chosen = select(allCandidates, detail, views, options->min_confidence, &frames);
+        // A crisp outline round a region darker than what surrounds it, with no print found in it, is a shadow (of a
+        // phone or a hand, cast on the desk or across a page): however well outlined, it is no document, and must not
+        // keep the document it falls across from being chosen. (Smaller dark regions are the cells and specks of a
+        // surface, which the judging below deals with.)
+        const auto isShadow = [&](const Candidate &c) {
+            if (c.area < 0.04 * lab.total() || lightnessStep(lab, c.quad) > -20) return false;
+            const cv::Mat region = rectifiedRegion(color, c.quad, factor);
+            return docscan::textLineStrength(region) < 0.05 || markShare(region) < 0.012;
+        };
+        auto chosen = select(allCandidates, detail, views, options->min_confidence, isShadow, &frames);
 
         // When several outlines compete, each is judged on what it encloses: printed lines (documents hold text) and
         // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
@@ -1045,9 +1071,15 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         for (const auto &frame : frames) {
             const cv::Mat region = rectifiedRegion(color, frame.quad, factor);
             const double lines = docscan::textLineStrength(region), roughness = surfaceRoughness(region);
-            if (lines < 0.25 || roughness > 5) continue;
             const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
             if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
+            // Less print is enough when what the frame holds is a mere speck of it (a word or a logo on a card whose
+            // print a thumb hides).
+            const double held = std::accumulate(judged.begin(), judged.end(), 0.0, [&](double sum, const Judged &j) {
+                return inside(j) ? sum + j.candidate.area : sum;
+            });
+            const double enoughPrint = held < 0.05 * frame.area ? 0.1 : 0.25;
+            if (lines < enoughPrint || roughness > 5) continue;
             judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
             judged.push_back({frame, lines, roughness, markShare(region), true});
         }

@@ -24,7 +24,12 @@ public struct ImageLoader: Sendable {
     /// - Throws: ``DocScanError`` with code `unreadableFile`, `emptyFile`, `unsupportedFormat`, `damagedImage` or
     ///   `imageTooLarge`.
     public func load(contentsOf url: URL) throws(DocScanError) -> LoadedImage {
-        let data: Data
+        try load(Self.contents(of: url), name: url.path)
+    }
+
+    /// Reads an image file's bytes undecoded (mapped when safe), for callers that decode them more than once.
+    /// - Throws: ``DocScanError`` with code `unreadableFile` when the file is missing, a directory or unreadable.
+    public static func contents(of url: URL) throws(DocScanError) -> Data {
         do {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -33,13 +38,12 @@ public struct ImageLoader: Sendable {
             guard !isDirectory.boolValue else {
                 throw DocScanError(.unreadableFile, "\(url.path): is a directory, not an image")
             }
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch let error as DocScanError {
             throw error
         } catch {
             throw DocScanError(.unreadableFile, "\(url.path): cannot be read (\(error.localizedDescription))")
         }
-        return try load(data, name: url.path)
     }
 
     /// Decodes an encoded image held in memory.

@@ -31,7 +31,7 @@ struct Bench: AsyncParsableCommand {
     func run() async throws {
         Runtime.limitThreads(to: threads)
         let url = URL(fileURLWithPath: photo)
-        let data = try Data(contentsOf: url)
+        let data = try ImageLoader.contents(of: url)
         let loader = ImageLoader()
         let loaded = try loader.load(data, name: photo)
         let detector = DocumentDetector()

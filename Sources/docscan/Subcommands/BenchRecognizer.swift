@@ -43,7 +43,7 @@ struct BenchRecognizer: AsyncParsableCommand {
 
     func run() async throws {
         let url = URL(fileURLWithPath: page)
-        let data = try Data(contentsOf: url)
+        let data = try ImageLoader.contents(of: url)
         do throws(DocScanError) { _ = try ImageLoader().load(data, name: page) } catch {
             FileHandle.standardError.write(Data("docscan: \(error.message)\n".utf8))
             throw ExitCode.failure
