@@ -411,12 +411,13 @@ double rimTexture(const cv::Mat &texture, const Quad &quad) {
     return values[values.size() / 2];
 }
 
-/// Otsu's split of a texture map's logarithm into a smooth and a rough class.
+/// Where a texture map splits into a smooth and a rough class, and the mean of each.
 struct TextureSplit {
     double threshold;  // in the units of fineTexture
     double smoothMean, roughMean;
 };
 
+/// Otsu's split of the logarithm of a texture map (``fineTexture``, or an average of it).
 TextureSplit splitTexture(const cv::Mat &texture) {
     constexpr int bins = 256;
     std::array<double, bins> histogram{};
