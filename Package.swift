@@ -73,7 +73,7 @@ let package = Package(
             path: "Plugins/glyphs/Sources/docscan-glyph-plugin"),
         .executableTarget(
             name: "docscan-tesseract-plugin", dependencies: ["DocScanPlugins", "DocScanRecognition", "DocScanTesseract"]),
-        .testTarget(name: "DocScanTests", dependencies: ["DocScan", "DocScanMetrics"], exclude: ["Fixtures"]),
+        .testTarget(name: "DocScanTests", dependencies: ["DocScan", "DocScanMetrics", "DocScanRecognition"], exclude: ["Fixtures"]),
         .testTarget(name: "RecognitionTests", dependencies: ["DocScan", "DocScanRecognition", "DocScanTesseract", "DocScanMetrics"]),
         .testTarget(
             name: "PluginTests",

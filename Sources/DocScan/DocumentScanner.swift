@@ -23,10 +23,35 @@ public struct ScannedPage: Sendable {
     public var homography: Homography
     /// Which half of a two-page spread this page is, if any.
     public var spreadSide: SpreadSide?
+    /// The same page cut from the photo with a suspected camera shake removed, when the scanner was asked for it
+    /// (``DocumentScanner/Options/rendersSuspectedShake``) and measured a smear that may or may not be a shake. A
+    /// recognizer's readings of the two decide which to keep: see ``read(with:request:fileURL:)``.
+    public var unshaken: UnshakenRendering?
 
     /// The half of a book spread a page came from.
     public enum SpreadSide: String, Sendable, Codable {
         case left, right
+    }
+
+    /// A page's pixels with a suspected camera shake removed: same size, same map from the photo.
+    public struct UnshakenRendering: Sendable {
+        /// The smear removed.
+        public var motionBlur: MotionBlur
+        /// The flat, upright, evenly lit page.
+        public var image: Image
+        /// The same page before lighting correction.
+        public var unlitImage: Image
+    }
+
+    /// The page with its ``unshaken`` rendering as its own pixels (and no alternative left), or the page itself when
+    /// it has none.
+    public func adoptingUnshaken() -> ScannedPage {
+        guard let unshaken else { return self }
+        var page = self
+        page.image = unshaken.image
+        page.unlitImage = unshaken.unlitImage
+        page.unshaken = nil
+        return page
     }
 
     /// Maps a point on the page back into the upright photo.
@@ -43,6 +68,11 @@ public struct ScannedPage: Sendable {
         var page = self
         page.image = try image.rotated(quarterTurns: k)
         page.unlitImage = try unlitImage.rotated(quarterTurns: k)
+        if let unshaken {
+            page.unshaken = UnshakenRendering(
+                motionBlur: unshaken.motionBlur, image: try unshaken.image.rotated(quarterTurns: k),
+                unlitImage: try unshaken.unlitImage.rotated(quarterTurns: k))
+        }
         page.quad = quad.rotatedLabels(quarterTurns: k)
         page.rotation = (rotation + 360 - 90 * k) % 360
         page.homography = homography.followed(
@@ -105,6 +135,11 @@ public struct DocumentScanner: Sendable {
         public var lightMode = IlluminationCorrector.Mode.color
         /// Whether to measure camera shake and remove a clear one.
         public var correctsMotionBlur = true
+        /// Whether to also cut each page out with a smear removed that may be a camera shake but is not clearly one
+        /// (``MotionBlurCorrector/isSuspected(_:)``), as ``ScannedPage/unshaken``, for a recognizer's readings to
+        /// decide. It costs such photos a deconvolution and a second warp, so it is worth it only when the pages
+        /// will be read.
+        public var rendersSuspectedShake = false
         /// Whether to even out lighting at all.
         public var correctsLighting = true
         /// Whether to turn pages upright (0/90/180/270).
@@ -157,21 +192,29 @@ public struct DocumentScanner: Sendable {
         // Camera shake, measured where the documents are: sharpening the print before the pages are cut out.
         start = clock.now
         var motionBlur: MotionBlur?
+        var unshaken: (photo: Image, blur: MotionBlur)?
         let corrector = MotionBlurCorrector()
         let outlines = documents.map(\.quad)
-        if options.correctsMotionBlur, let blur = try corrector.shake(in: photo, documents: outlines),
+        if options.correctsMotionBlur, let smear = try corrector.assessedSmear(in: photo, documents: outlines),
             let region = corrector.region(around: outlines, in: photo)
         {
-            try checkCancellation()
-            photo = try corrector.removing(blur, from: photo, region: region)
-            motionBlur = blur
+            if smear.isShake {
+                try checkCancellation()
+                photo = try corrector.removing(smear.blur, from: photo, region: region)
+                motionBlur = smear.blur
+            } else if options.rendersSuspectedShake && corrector.isSuspected(smear.blur) {
+                try checkCancellation()
+                unshaken = (try corrector.removing(smear.blur, from: photo, region: region), smear.blur)
+            }
         }
         timings.deblur = milliseconds(clock.now - start)
 
         var pages: [ScannedPage] = []
         for document in documents {
             try checkCancellation()
-            pages += try pagesOf(document, in: photo, focalLength35mm: loaded.header.focalLength35mm, timings: &timings)
+            pages += try pagesOf(
+                document, in: photo, unshaken: unshaken, focalLength35mm: loaded.header.focalLength35mm,
+                timings: &timings)
         }
         for index in pages.indices { pages[index].index = index + 1 }
         return ScanResult(
@@ -179,9 +222,11 @@ public struct DocumentScanner: Sendable {
             timings: timings)
     }
 
-    /// Turns one detected document into one page, or two for a book spread.
+    /// Turns one detected document into one page, or two for a book spread; each page is also cut from the `unshaken`
+    /// photo, when there is one, with the same map.
     private func pagesOf(
-        _ document: DetectedDocument, in photo: Image, focalLength35mm: Double?, timings: inout StageTimings
+        _ document: DetectedDocument, in photo: Image, unshaken: (photo: Image, blur: MotionBlur)?,
+        focalLength35mm: Double?, timings: inout StageTimings
     ) throws(DocScanError) -> [ScannedPage] {
         let clock = ContinuousClock()
         var start = clock.now
@@ -250,14 +295,14 @@ public struct DocumentScanner: Sendable {
                 toFinal = toFinal.followed(by: .rotation(degrees: skew, about: centre))
             }
             let unlit = try photo.warped(by: toFinal, width: width, height: height)
-            var image = unlit
+            let unshakenUnlit = try unshaken?.photo.warped(by: toFinal, width: width, height: height)
             timings.warp += milliseconds(clock.now - start)
 
             start = clock.now
-            if options.correctsLighting {
-                image = try IlluminationCorrector(mode: options.lightMode).correct(image)
-            } else if options.lightMode != .color {
-                image = try image.grayscale()
+            let image = try lit(unlit)
+            var alternative: ScannedPage.UnshakenRendering?
+            if let unshaken, let unshakenUnlit {
+                alternative = .init(motionBlur: unshaken.blur, image: try lit(unshakenUnlit), unlitImage: unshakenUnlit)
             }
             timings.light += milliseconds(clock.now - start)
 
@@ -265,9 +310,15 @@ public struct DocumentScanner: Sendable {
                 ScannedPage(
                     index: 0, quad: fromUpright.apply(region.quad), detected: document.detected,
                     confidence: document.confidence, image: image, unlitImage: unlit, rotation: ((4 - turns) % 4) * 90,
-                    skewDegrees: skew, homography: toFinal, spreadSide: region.side))
+                    skewDegrees: skew, homography: toFinal, spreadSide: region.side, unshaken: alternative))
         }
         return pages
+    }
+
+    /// A flat page as the options render it: evenly lit, or only turned gray when lighting is off and a gray mode asked.
+    private func lit(_ unlit: Image) throws(DocScanError) -> Image {
+        if options.correctsLighting { return try IlluminationCorrector(mode: options.lightMode).correct(unlit) }
+        return options.lightMode != .color ? try unlit.grayscale() : unlit
     }
 
     /// The pages inside a border that runs round the document (a book's cover and page block), as a quad in the photo,

@@ -76,6 +76,14 @@ public struct MotionBlurCorrector: Sendable {
     /// How far, as a fraction of the length, a quarter's smear may differ from the whole region's and still agree.
     public var quarterLengthTolerance = 0.2
 
+    /// Notches at least this deep make a smear that is not a clear shake still worth trying to undo, when a
+    /// recognizer is there to judge the result (``DocumentScanner/Options/rendersSuspectedShake``).
+    public var suspectedNotches = 0.09
+    /// The least loss of fine detail along the smear that makes it worth trying to undo.
+    public var suspectedAnisotropy = 0.2
+    /// The shortest smear, in pixels, worth trying to undo: shorter ones blur print less than its own strokes are wide.
+    public var suspectedLength = 3.0
+
     /// Pixels round the documents' outlines that are measured and corrected with them.
     public var documentMargin = 16.0
 
@@ -102,13 +110,29 @@ public struct MotionBlurCorrector: Sendable {
     /// whole region is measured, and for a long smear that needs it, each of its quarters.
     /// - Throws: ``DocScanError`` when OpenCV fails.
     public func shake(in photo: Image, documents: [Quad]) throws(DocScanError) -> MotionBlur? {
+        guard let measured = try assessedSmear(in: photo, documents: documents), measured.isShake else { return nil }
+        return measured.blur
+    }
+
+    /// The smear measured in the part of `photo` that holds `documents` (its quarters asked when that decides it), and
+    /// whether it is a shake clear enough to undo; nil when the region holds too little structure to tell.
+    /// - Throws: ``DocScanError`` when OpenCV fails.
+    public func assessedSmear(in photo: Image, documents: [Quad]) throws(DocScanError) -> (
+        blur: MotionBlur, isShake: Bool
+    )? {
         guard let region = region(around: documents, in: photo),
             var blur = try measure(in: photo, region: region)
         else { return nil }
         if !isShake(blur, documents: documents) && isLongSmearCandidate(blur) {
             blur.agreeingQuarters = try quartersAgreeing(with: blur, in: photo, region: region)
         }
-        return isShake(blur, documents: documents) ? blur : nil
+        return (blur, isShake(blur, documents: documents))
+    }
+
+    /// Whether a smear that is not a clear shake is still worth undoing for a recognizer to judge: its notches and its
+    /// loss of fine detail along it are more than print alone usually shows, and it is longer than a stroke is wide.
+    public func isSuspected(_ blur: MotionBlur) -> Bool {
+        blur.length >= suspectedLength && blur.notchDepth >= suspectedNotches && blur.anisotropy >= suspectedAnisotropy
     }
 
     /// Whether a measurement is a shake clear enough to undo, in a photo of documents outlined by `documents`.

@@ -302,19 +302,15 @@ struct PageReader {
 
     /// Whether a reading leaves nothing to gain from reading again: many words, nearly all of them sure.
     static func isSettled(_ blocks: [RecognizedBlock]) -> Bool {
-        let confidences = blocks.flatMap(\.lines).flatMap(\.words).map { $0.confidence?.value ?? 0 }
-        guard confidences.count >= 20 else { return false }
-        let unsure = confidences.filter { $0 < 0.7 }.count
-        return Double(unsure) < 0.03 * Double(confidences.count) && confidences.reduce(0, +) / Double(confidences.count) >= 0.9
+        RecognizedPage.isSettled(blocks.flatMap(\.lines).flatMap(\.words))
     }
 
-    /// How much believable text a reading holds: the letters and digits of words Tesseract is sure of (weighted by
-    /// the square of their confidence), less a quarter of the characters of those it is unsure of (punctuation too),
-    /// so that noise read as text (a texture, a thumb, the edge of the page) counts against a reading.
+    /// How much believable text a reading holds (``RecognizedPage/legibility(of:)``): the letters and digits of words
+    /// Tesseract is sure of (weighted by the square of their confidence), less a quarter of the characters of those
+    /// it is unsure of (punctuation too), so that noise read as text (a texture, a thumb, the edge of the page) counts
+    /// against a reading.
     static func evidence(_ blocks: [RecognizedBlock]) -> Double {
-        blocks.flatMap(\.lines).flatMap(\.words).reduce(sureText(blocks)) { sum, word in
-            (word.confidence?.value ?? 0) >= 0.7 ? sum : sum - 0.25 * Double(word.text.count)
-        }
+        RecognizedPage.legibility(of: blocks.flatMap(\.lines).flatMap(\.words)) ?? 0
     }
 
     /// The letters and digits of the words Tesseract is sure of, weighted by the square of their confidence: the

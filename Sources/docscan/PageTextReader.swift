@@ -7,19 +7,23 @@ struct PageTextReader {
     let recognizer: any TextRecognizer
     let request: RecognitionRequest
 
-    /// One page's reading or error, and the time it took (wall clock, on a machine busy with the other pages).
+    /// One page's reading or error, whether it came from the page's unshaken rendering, and the time it took (wall
+    /// clock, on a machine busy with the other pages).
     struct Outcome: Sendable {
         var result: Result<RecognizedPage, RecognitionError>
+        var isFromUnshaken = false
         var milliseconds: Double
     }
 
-    /// Each page's reading or error, by page index.
-    func read(_ pages: [ScannedPage], paths: [Int: String]) async -> [Int: Result<RecognizedPage, RecognitionError>] {
-        await readTimed(pages, paths: paths).mapValues(\.result)
+    /// Whether reading with `recognizer` at the level `request` asks for is worth a second rendering of pages with a
+    /// suspected camera shake removed (``DocumentScanner/Options/rendersSuspectedShake``): at the accurate level,
+    /// where time is traded for text.
+    static func judgesSuspectedShake(_ recognizer: any TextRecognizer, request: RecognitionRequest) -> Bool {
+        (request.level ?? recognizer.descriptor.defaultLevel) == .accurate
     }
 
     /// Each page's reading or error and its time, by page index.
-    func readTimed(_ pages: [ScannedPage], paths: [Int: String] = [:]) async -> [Int: Outcome] {
+    func read(_ pages: [ScannedPage], paths: [Int: String] = [:]) async -> [Int: Outcome] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         return await withTaskGroup(of: (Int, Outcome).self) { group in
             var outcomes: [Int: Outcome] = [:]
@@ -31,8 +35,15 @@ struct PageTextReader {
                 let index = page.index
                 group.addTask {
                     let started = ContinuousClock.now
-                    let result = await Self.read(page, file: file, recognizer: recognizer, request: request)
-                    return (index, Outcome(result: result, milliseconds: (ContinuousClock.now - started).milliseconds))
+                    var outcome: Outcome
+                    do throws(RecognitionError) {
+                        let reading = try await Self.read(page, file: file, recognizer: recognizer, request: request)
+                        outcome = Outcome(result: .success(reading.page), isFromUnshaken: reading.isFromUnshaken, milliseconds: 0)
+                    } catch {
+                        outcome = Outcome(result: .failure(error), milliseconds: 0)
+                    }
+                    outcome.milliseconds = (ContinuousClock.now - started).milliseconds
+                    return (index, outcome)
                 }
             }
             for _ in 0..<width { startNext() }
@@ -44,18 +55,13 @@ struct PageTextReader {
         }
     }
 
-    private static func read(
-        _ page: ScannedPage, file: URL?, recognizer: any TextRecognizer, request: RecognitionRequest
-    ) async -> Result<RecognizedPage, RecognitionError> {
-        let input: PageImage
-        do throws(DocScanError) { input = try page.recognitionInput(fileURL: file) } catch {
-            return .failure(.invalidImage(error.message))
-        }
-        do throws(RecognitionError) {
-            return .success(try await recognizer.recognize(input, request: request))
-        } catch {
-            return .failure(error)
-        }
+    /// One page's reading; its unshaken rendering is read too only when the recognizer ``judgesSuspectedShake(_:request:)``.
+    static func read(_ page: ScannedPage, file: URL?, recognizer: any TextRecognizer, request: RecognitionRequest) async
+        throws(RecognitionError) -> ScannedPage.Reading
+    {
+        var page = page
+        if !judgesSuspectedShake(recognizer, request: request) { page.unshaken = nil }
+        return try await page.read(with: recognizer, request: request, fileURL: file)
     }
 
     /// Frees the engines before exit.

@@ -1,6 +1,8 @@
-import DocScan
+import DocScanRecognition
 import Foundation
 import Testing
+
+@testable import DocScan
 
 /// Camera shake: measured on corpus photos whose shake the generator recorded, never found in sharp ones, and removed
 /// only inside the region asked for.
@@ -168,5 +170,75 @@ struct MotionBlurTests {
         #expect(corrector.isShake(aligned, documents: page))
         let shallow = MotionBlur(length: 4, angleDegrees: 30, notchDepth: 0.18, anisotropy: 1.2)
         #expect(!corrector.isShake(shallow, documents: page))
+    }
+}
+
+/// Smears that are not clearly a shake: rendered both ways when the pages will be read, and the reading decides.
+@Suite("Suspected shake")
+struct SuspectedShakeTests {
+    /// A page reading holding `words` (text and confidence 0...1, nil for none).
+    static func reading(_ words: [(String, Double?)]) -> RecognizedPage {
+        let box = Rect(x: 0, y: 0, width: 10, height: 10)
+        let recognized = words.map { text, value in
+            RecognizedWord(text: text, confidence: value.map { Confidence(value: $0, native: $0 * 100) }, box: box)
+        }
+        let line = RecognizedLine(text: words.map(\.0).joined(separator: " "), confidence: nil, box: box, words: recognized)
+        let provenance = RecognitionProvenance(
+            recognizer: "test", backend: "test", version: "1", models: [], level: .accurate, levelMapping: "")
+        return RecognizedPage(
+            width: 10, height: 10, blocks: [RecognizedBlock(box: box, lines: [line])], provenance: provenance)
+    }
+
+    @Test("Legibility counts sure letters and digits by confidence squared, less a quarter of each unsure character")
+    func legibility() throws {
+        let page = Self.reading([("Total", 1.0), ("12.50", 0.8), ("x;!", 0.3), ("-----", nil)])
+        // 5 × 1 + 4 × 0.64 (the point is not counted) − 0.25 × 3; the rule drawn without a confidence counts nothing.
+        let expected: Double = 5 + 4 * 0.64 - 0.75
+        let legibility = try #require(page.legibility)
+        #expect(abs(legibility - expected) < 1e-9)
+        #expect(Self.reading([("-----", nil)]).legibility == nil)
+        #expect(Self.reading([]).legibility == 0)
+    }
+
+    @Test("The unshaken reading is kept only for clearly more believable text, never for less noise")
+    func judge() {
+        let taken = Self.reading(Array(repeating: ("invoice", 0.9), count: 10))
+        let clearlyMore = Self.reading(Array(repeating: ("invoice", 0.9), count: 12))
+        let barelyMore = Self.reading(Array(repeating: ("invoice", 0.9), count: 10) + [("a", 0.9)])
+        #expect(ScannedPage.readsBetter(clearlyMore, than: taken))
+        #expect(!ScannedPage.readsBetter(barelyMore, than: taken))
+        // Two readings of noise: the one with less of it is not better.
+        let noise = Self.reading(Array(repeating: ("ii;", 0.3), count: 200))
+        let lessNoise = Self.reading(Array(repeating: ("ii;", 0.3), count: 40))
+        #expect(!ScannedPage.readsBetter(lessNoise, than: noise))
+        #expect(ScannedPage.readsBetter(taken, than: noise))
+    }
+
+    @Test("Only a smear longer than a stroke, with some notches and some loss of detail, is worth trying")
+    func suspicion() {
+        let corrector = MotionBlurCorrector()
+        #expect(corrector.isSuspected(MotionBlur(length: 5, angleDegrees: 30, notchDepth: 0.12, anisotropy: 0.4)))
+        #expect(!corrector.isSuspected(MotionBlur(length: 2.5, angleDegrees: 30, notchDepth: 0.12, anisotropy: 0.4)))
+        #expect(!corrector.isSuspected(MotionBlur(length: 5, angleDegrees: 30, notchDepth: 0.05, anisotropy: 0.4)))
+        #expect(!corrector.isSuspected(MotionBlur(length: 5, angleDegrees: 30, notchDepth: 0.12, anisotropy: 0.1)))
+    }
+
+    @Test("A photo whose smear is not clearly a shake gets an unshaken rendering only when asked, of the same page")
+    func rendering() throws {
+        let photo = TestData.fixture("prose-with-unsure-shake.jpg")
+        let plain = try DocumentScanner().scan(contentsOf: photo)
+        #expect(plain.motionBlur == nil && plain.pages.allSatisfy { $0.unshaken == nil })
+        var options = DocumentScanner.Options()
+        options.rendersSuspectedShake = true
+        let scan = try DocumentScanner(options: options).scan(contentsOf: photo)
+        #expect(scan.motionBlur == nil)
+        let page = try #require(scan.pages.first)
+        let unshaken = try #require(page.unshaken)
+        #expect(unshaken.image.width == page.image.width && unshaken.image.height == page.image.height)
+        #expect(unshaken.unlitImage.width == page.unlitImage.width && unshaken.unlitImage.height == page.unlitImage.height)
+        let adopted = page.adoptingUnshaken()
+        #expect(adopted.unshaken == nil && adopted.homography == page.homography)
+        let turned = try page.turned(quarterTurns: 1)
+        #expect(turned.unshaken?.image.width == page.image.height)
     }
 }

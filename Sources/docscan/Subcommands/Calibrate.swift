@@ -34,6 +34,9 @@ struct Calibrate: AsyncParsableCommand {
         guard !ids.isEmpty else { throw ValidationError("--recognizers needs at least one id") }
         let readers = try ids.map { try registry.recognizer($0) }
         let request = try recognition.request()
+        var options = DocumentScanner.Options()
+        options.rendersSuspectedShake = readers.contains { PageTextReader.judgesSuspectedShake($0, request: request) }
+        let scanner = DocumentScanner(options: options)
         let photos = PhotoList.expand(paths).filter { GroundTruth.file(for: URL(fileURLWithPath: $0)) != nil }
         guard photos.count >= 2 else { throw ValidationError("calibration needs at least two photos with truth files") }
         var fitting = ids.map { RecognizerTally(id: $0) }, heldOut = fitting
@@ -43,14 +46,14 @@ struct Calibrate: AsyncParsableCommand {
             let url = URL(fileURLWithPath: photo)
             let scanned: ScanResult
             do {
-                scanned = try DocumentScanner().scan(contentsOf: url)
+                scanned = try scanner.scan(contentsOf: url)
             } catch {
                 FileHandle.standardError.write(Data("docscan: \(photo): \(error.message)\n".utf8))
                 continue
             }
             let truth = try GroundTruth(contentsOf: GroundTruth.file(for: url)!).pages
             for (i, reader) in readers.enumerated() {
-                let outcomes = await PageTextReader(recognizer: reader, request: request).readTimed(scanned.pages)
+                let outcomes = await PageTextReader(recognizer: reader, request: request).read(scanned.pages)
                 let pages = outcomes.compactMapValues { try? $0.result.get() }
                 if n % 2 == 0 {
                     fitting[i].score(pages, of: scanned.pages, against: truth)

@@ -59,7 +59,9 @@ struct Compare: AsyncParsableCommand {
         let registry = try recognition.registry()
         let readers = try recognizerIDs.map { try registry.recognizer($0) }
         let request = try recognition.request()
-        let scanner = DocumentScanner()
+        var options = DocumentScanner.Options()
+        options.rendersSuspectedShake = readers.contains { PageTextReader.judgesSuspectedShake($0, request: request) }
+        let scanner = DocumentScanner(options: options)
         var tallies = recognizerIDs.map { RecognizerTally(id: $0) }
         var agreements: [String: [Double]] = [:]
         var disagreements: [Disagreement] = []
@@ -87,7 +89,7 @@ struct Compare: AsyncParsableCommand {
                 let plugin = reader as? PluginRecognizer
                 let measuresMemory = plugin == nil && ResidentMemory.resetPeak()
                 let residentBefore = ResidentMemory.current
-                let outcomes = await PageTextReader(recognizer: reader, request: request).readTimed(scanned.pages)
+                let outcomes = await PageTextReader(recognizer: reader, request: request).read(scanned.pages)
                 if measuresMemory, let residentBefore, let peak = ResidentMemory.peak {
                     tallies[i].peakAddedBytes = max(tallies[i].peakAddedBytes ?? 0, peak - residentBefore)
                 } else if let pid = await plugin?.runningProcessIdentifier(), let peak = ResidentMemory.peak(ofProcess: pid) {

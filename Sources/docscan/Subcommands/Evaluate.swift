@@ -35,10 +35,11 @@ struct Evaluate: AsyncParsableCommand {
         // Lighting and shake removal change only what the recognizers read, not the outlines measured here.
         options.correctsLighting = !recognizerIDs.isEmpty
         options.correctsMotionBlur = !recognizerIDs.isEmpty && !noDeblur
-        let scanner = DocumentScanner(options: options)
         let registry = try recognition.registry()
         let readers = try recognizerIDs.map { try registry.recognizer($0) }
         let request = try recognition.request()
+        options.rendersSuspectedShake = readers.contains { PageTextReader.judgesSuspectedShake($0, request: request) }
+        let scanner = DocumentScanner(options: options)
         var text = TextTally()
         var ious: [Double] = []
         var photos = 0, countsRight = 0, rotationsRight = 0, rotationsKnown = 0, orderRight = 0, failures = 0
@@ -120,7 +121,7 @@ struct TextTally {
             if let match, let quad = truePage.quad, match.quad.intersectionOverUnion(quad) > 0.5 {
                 let started = ContinuousClock.now
                 do {
-                    reading = try await recognizer.recognize(try match.recognitionInput(), request: request).text
+                    reading = try await PageTextReader.read(match, file: nil, recognizer: recognizer, request: request).page.text
                 } catch {
                     print("\(photo): \(id) failed: \(error)")
                 }

@@ -77,7 +77,6 @@ struct Scan: AsyncParsableCommand {
         options.correctsMotionBlur = !noDeblur
         options.maximumPixels = Int(maxMegapixels * 1_000_000)
         if let dpi { options.resolution = .dotsPerInch(dpi) }
-        let scanner = DocumentScanner(options: options)
         let photos = PhotoList.expand(self.photos)
         guard !photos.isEmpty else {
             throw ValidationError("no JPEG, PNG, TIFF, WebP or BMP files in the given folders")
@@ -86,9 +85,11 @@ struct Scan: AsyncParsableCommand {
         var reader: PageTextReader?
         if !noOCR {
             let registry = try recognition.registry()
-            reader = PageTextReader(
-                recognizer: try registry.recognizer(recognition.recognizer), request: try recognition.request())
+            let recognizer = try registry.recognizer(recognition.recognizer), request = try recognition.request()
+            reader = PageTextReader(recognizer: recognizer, request: request)
+            options.rendersSuspectedShake = PageTextReader.judgesSuspectedShake(recognizer, request: request)
         }
+        let scanner = DocumentScanner(options: options)
         let progress = ProgressBar(total: photos.count)
 
         var failures = 0
@@ -100,8 +101,10 @@ struct Scan: AsyncParsableCommand {
                 var result = scanned
                 var outcomes: [Int: Result<RecognizedPage, RecognitionError>] = [:]
                 if let reader {
-                    outcomes = await reader.read(result.pages, paths: paths)
+                    let read = await reader.read(result.pages, paths: paths)
+                    outcomes = read.mapValues(\.result)
                     do throws(DocScanError) {
+                        try keepUnshaken(&result, where: read, paths: paths, writer: writer)
                         try turnUpright(&result, readings: &outcomes, paths: paths, writer: writer)
                     } catch {
                         failures += 1
@@ -143,6 +146,25 @@ struct Scan: AsyncParsableCommand {
         progress.finish()
         await reader?.shutdown()
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// Gives each page whose unshaken rendering read better (``ScannedPage/read(with:request:fileURL:)``) that
+    /// rendering's pixels, written again, and the photo the shake that was removed; the other pages drop theirs.
+    private func keepUnshaken(
+        _ result: inout ScanResult, where outcomes: [Int: PageTextReader.Outcome], paths: [Int: String],
+        writer: PageWriter
+    ) throws(DocScanError) {
+        for (i, page) in result.pages.enumerated() {
+            guard let unshaken = page.unshaken else { continue }
+            guard outcomes[page.index]?.isFromUnshaken == true else {
+                result.pages[i].unshaken = nil
+                continue
+            }
+            let kept = page.adoptingUnshaken()
+            if let path = paths[page.index] { try writer.rewrite(kept, at: path) }
+            result.pages[i] = kept
+            result.motionBlur = unshaken.motionBlur
+        }
     }
 
     /// Turns each page that its recognizer found upside down or sideways (and read turned) the right way up: the page,
