@@ -930,6 +930,34 @@ double markShare(const cv::Mat &region) {
     return std::max(darker, lighter) / static_cast<double>(std::max<size_t>(1, inner.total()));
 }
 
+/// Area averaging of 8-bit BGR `source` down to `size` when that is a whole factor k ≥ 3 both ways (a 12 MP photo's
+/// half-size copy to the working size is 4): the same pixels as OpenCV's INTER_AREA, which vectorises only halving
+/// and takes twice as long here, by summing k rows at a time and then k columns. False, untouched, otherwise.
+bool shrinkByWholeFactor(const cv::Mat &source, cv::Size size, cv::Mat &out) {
+    if (source.type() != CV_8UC3 || size.width <= 0 || size.height <= 0) return false;
+    const int k = source.cols / size.width;
+    if (k < 3 || source.cols != k * size.width || source.rows != k * size.height) return false;
+    const float scale = 1.0f / static_cast<float>(k * k);  // as OpenCV's area path computes it
+    out.create(size, CV_8UC3);
+    const int length = source.cols * 3;
+    std::vector<uint32_t> rowSums(length);
+    for (int y = 0; y < size.height; ++y) {
+        std::fill(rowSums.begin(), rowSums.end(), 0u);
+        for (int r = 0; r < k; ++r) {
+            const uchar *row = source.ptr<uchar>(y * k + r);
+            for (int i = 0; i < length; ++i) rowSums[i] += row[i];
+        }
+        uchar *target = out.ptr<uchar>(y);
+        for (int x = 0; x < size.width; ++x)
+            for (int c = 0; c < 3; ++c) {
+                uint32_t sum = 0;
+                for (int j = 0; j < k; ++j) sum += rowSums[(x * k + j) * 3 + c];
+                target[x * 3 + c] = cv::saturate_cast<uchar>(static_cast<float>(sum) * scale);
+            }
+    }
+    return true;
+}
+
 }  // namespace
 
 ds_detect_options ds_detect_options_default(void) { return {560, 0.005, 0.5, 1}; }
@@ -998,7 +1026,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         if (color.total() > 3500000 && steps >= 4) {
             const cv::Size size(std::max(1, color.cols / steps), std::max(1, color.rows / steps));
             cv::resize(color, fine, cv::Size(color.cols / 2, color.rows / 2), 0, 0, cv::INTER_AREA);
-            cv::resize(fine, small, size, 0, 0, cv::INTER_AREA);
+            if (!shrinkByWholeFactor(fine, size, small)) cv::resize(fine, small, size, 0, 0, cv::INTER_AREA);
             factor = static_cast<double>(color.cols) / size.width;
         } else {
             factor = docscan::downscale(color, options->working_size, small);

@@ -172,8 +172,9 @@ public struct DocumentScanner: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let loaded = try ImageLoader(maximumPixels: options.maximumPixels).load(contentsOf: url)
+        let loading = milliseconds(clock.now - start)
         var result = try scan(loaded)
-        result.timings.load = milliseconds(clock.now - start)
+        result.timings.load = loading
         return result
     }
 
