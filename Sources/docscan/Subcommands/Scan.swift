@@ -101,10 +101,10 @@ struct Scan: AsyncParsableCommand {
                 var result = scanned
                 var outcomes: [Int: Result<RecognizedPage, RecognitionError>] = [:]
                 if let reader {
-                    let read = await reader.read(result.pages, paths: paths)
-                    outcomes = read.mapValues(\.result)
+                    let pageOutcomes = await reader.read(result.pages, paths: paths)
+                    outcomes = pageOutcomes.mapValues(\.result)
                     do throws(DocScanError) {
-                        try keepUnshaken(&result, where: read, paths: paths, writer: writer)
+                        try keepUnshaken(&result, where: pageOutcomes, paths: paths, writer: writer)
                         try turnUpright(&result, readings: &outcomes, paths: paths, writer: writer)
                     } catch {
                         failures += 1
