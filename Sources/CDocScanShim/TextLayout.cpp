@@ -22,7 +22,7 @@ namespace {
 /// directions) and specks are dropped; long thin shapes stay, since blur and small print merge words into them.
 cv::Mat inkMask(const cv::Mat &page) {
     cv::Mat small;
-    docscan::downscale(docscan::gray(page), 1000, small);
+    docscan::downscale(docscan::gray(page), docscan::analysisSize(page.cols, page.rows), small);
     const int kernel = std::max(9, (std::max(small.cols, small.rows) / 60) | 1);
     cv::Mat background;
     cv::morphologyEx(small, background, cv::MORPH_CLOSE,

@@ -113,6 +113,38 @@ public struct ScanResult: Sendable {
     public var motionBlur: MotionBlur?
     /// Time per stage.
     public var timings: StageTimings
+
+    /// The result with each page turned by the quarter turns a recognizer found it needs (keyed by page index; see
+    /// ``ScannedPage/turned(quarterTurns:)``), its pages still in reading order: when both halves of a book spread are
+    /// turned upside down, the spread was photographed upside down, so the half cut as the left one is the right page
+    /// and the two swap places. Also returns each page's new index, keyed by its old one.
+    /// - Throws: ``DocScanError`` when OpenCV fails.
+    public func turningPages(_ quarterTurns: [Int: Int]) throws(DocScanError) -> (result: ScanResult, newIndices: [Int: Int]) {
+        func isHalfTurn(_ page: ScannedPage) -> Bool { ((quarterTurns[page.index] ?? 0) % 4 + 4) % 4 == 2 }
+        var turned: [ScannedPage] = []
+        for page in pages { turned.append(try page.turned(quarterTurns: quarterTurns[page.index] ?? 0)) }
+        var i = 0
+        while i + 1 < turned.count {
+            guard turned[i].spreadSide == .left, turned[i + 1].spreadSide == .right,
+                isHalfTurn(pages[i]), isHalfTurn(pages[i + 1])
+            else {
+                i += 1
+                continue
+            }
+            turned.swapAt(i, i + 1)
+            turned[i].spreadSide = .left
+            turned[i + 1].spreadSide = .right
+            i += 2
+        }
+        var newIndices: [Int: Int] = [:]
+        for position in turned.indices {
+            newIndices[turned[position].index] = position + 1
+            turned[position].index = position + 1
+        }
+        var result = self
+        result.pages = turned
+        return (result, newIndices)
+    }
 }
 
 /// The whole preprocessing pipeline: load → detect → deblur → warp → light → deskew → split, for every document in a
@@ -163,8 +195,12 @@ public struct DocumentScanner: Sendable {
         self.options = options
     }
 
-    /// Longer side of the preview used for orientation, skew and gutter decisions.
-    static let previewSize = 1000
+    /// Longer side of the preview used for orientation, skew and gutter decisions: 1000 pixels, more for a page
+    /// longer and narrower than A4 (up to 2500 for a till receipt), so that its print is no smaller than an A4 page's.
+    static func previewSize(width: Int, height: Int) -> Int {
+        let aspect = Double(max(width, height)) / Double(max(1, min(width, height)))
+        return Int(1000 * min(2.5, max(1, (aspect / 2.0.squareRoot()).squareRoot())))
+    }
 
     /// Scans a photo file.
     /// - Throws: ``DocScanError`` for unreadable, damaged or oversized input, or `cancelled` when the task is cancelled.
@@ -355,7 +391,7 @@ public struct DocumentScanner: Sendable {
         )
     }
 
-    /// The flat page size, the map onto it, and a preview of at most ``previewSize`` pixels.
+    /// The flat page size, the map onto it, and a preview of at most ``previewSize(width:height:)`` pixels.
     private func rectify(_ quad: Quad, in photo: Image, focalLength35mm: Double?) throws(DocScanError)
         -> (size: (width: Int, height: Int), toPage: Homography, preview: Image)
     {
@@ -365,7 +401,8 @@ public struct DocumentScanner: Sendable {
         guard let toPage = PerspectiveCorrector.homography(from: quad, width: size.width, height: size.height) else {
             throw DocScanError(.internalFailure, "the document outline is degenerate")
         }
-        let previewScale = min(1, Double(Self.previewSize) / Double(max(size.width, size.height)))
+        let previewScale = min(
+            1, Double(Self.previewSize(width: size.width, height: size.height)) / Double(max(size.width, size.height)))
         let previewWidth = max(1, Int((Double(size.width) * previewScale).rounded()))
         let previewHeight = max(1, Int((Double(size.height) * previewScale).rounded()))
         let preview = try photo.warped(

@@ -197,6 +197,31 @@ struct TextLayoutTests {
         #expect(abs((measured - base) - -degrees) < 0.3, "expected \(-degrees), measured \(measured - base)")
     }
 
+    @Test("A spread a recognizer finds upside down swaps its halves; separate documents keep their order")
+    func spreadTurnedOver() throws {
+        let spread = try DocumentScanner().scan(contentsOf: TestData.corpus.appendingPathComponent("spread-02.jpg"))
+        try #require(spread.pages.map(\.spreadSide) == [.left, .right])
+        let (turned, newIndices) = try spread.turningPages([1: 2, 2: 2])
+        #expect(newIndices == [1: 2, 2: 1])
+        #expect(turned.pages.map(\.index) == [1, 2])
+        #expect(turned.pages.map(\.spreadSide) == [.left, .right])
+        #expect(turned.pages.map(\.rotation) == spread.pages.map { ($0.rotation + 180) % 360 })
+        // What was cut as the right half is now the left page, upside down: its top-left corner is the old
+        // bottom-right.
+        #expect(turned.pages[0].quad.topLeft == spread.pages[1].quad.bottomRight)
+        #expect(turned.pages[1].quad.topLeft == spread.pages[0].quad.bottomRight)
+        #expect(try turned.pages[0].image.encoded() == (try spread.pages[1].image.rotated(quarterTurns: 2).encoded()))
+
+        // One half turned alone is a disagreement, not an upside-down spread: no swap.
+        #expect(try spread.turningPages([1: 2]).newIndices == [1: 1, 2: 2])
+
+        let documents = try DocumentScanner().scan(contentsOf: TestData.corpus.appendingPathComponent("multi-03.jpg"))
+        try #require(documents.pages.count == 2 && documents.pages.allSatisfy { $0.spreadSide == nil })
+        let (turnedDocuments, documentIndices) = try documents.turningPages([1: 2, 2: 2])
+        #expect(documentIndices == [1: 1, 2: 2])
+        #expect(turnedDocuments.pages.map(\.quad.bottomRight) == documents.pages.map(\.quad.topLeft))
+    }
+
     /// Two copies of a page side by side, with a gap and optionally a shaded fold between them.
     static func sideBySide(_ page: Image, shadedFold: Bool) throws -> Image {
         let gray = try page.grayscale()

@@ -32,9 +32,10 @@ struct Evaluate: AsyncParsableCommand {
     func run() async throws {
         var options = DocumentScanner.Options()
         let recognizerIDs = recognizers.map(RecognitionOptions.ids) ?? []
-        // Lighting and shake removal change only what the recognizers read, not the outlines measured here.
+        // Lighting changes only what the recognizers read; shake removal changes what the orientation and the spread
+        // split are decided on, so it runs as it does in `docscan scan`.
         options.correctsLighting = !recognizerIDs.isEmpty
-        options.correctsMotionBlur = !recognizerIDs.isEmpty && !noDeblur
+        options.correctsMotionBlur = !noDeblur
         let registry = try recognition.registry()
         let readers = try recognizerIDs.map { try registry.recognizer($0) }
         let request = try recognition.request()
@@ -101,6 +102,9 @@ struct TextTally {
     /// Each page's own CER, for the mean over pages (the pooled rate weighs long pages more).
     var pageCharacterRates: [Key: [Double]] = [:]
     var milliseconds: [Key: [Double]] = [:]
+    /// Per recognizer: pages whose rotation, once the reading turned them, matches the truth, and pages with a known
+    /// rotation that were read.
+    var rotationsAfterReading: [String: (right: Int, known: Int)] = [:]
 
     /// Reads each true page's best-overlapping found page and adds its error counts (a page not found counts as read
     /// empty).
@@ -111,6 +115,7 @@ struct TextTally {
         let id = recognizer.descriptor.id
         let kind = truth.kind ?? "other"
         var cers: [String] = []
+        var rotations: [String] = []
         for truePage in truth.pages {
             guard let trueText = truePage.text else { continue }
             let match = result.pages.max { a, b in
@@ -121,7 +126,15 @@ struct TextTally {
             if let match, let quad = truePage.quad, match.quad.intersectionOverUnion(quad) > 0.5 {
                 let started = ContinuousClock.now
                 do {
-                    reading = try await PageTextReader.read(match, file: nil, recognizer: recognizer, request: request).page.text
+                    let page = try await PageTextReader.read(match, file: nil, recognizer: recognizer, request: request).page
+                    reading = page.text
+                    if let trueRotation = truePage.rotation {
+                        let turns = page.provenance.orientationQuarterTurns ?? 0
+                        let isRight = (match.rotation + 360 * 4 - 90 * turns) % 360 == trueRotation
+                        rotationsAfterReading[id, default: (0, 0)].known += 1
+                        if isRight { rotationsAfterReading[id, default: (0, 0)].right += 1 }
+                        rotations.append(isRight ? "ok" : "WRONG")
+                    }
                 } catch {
                     print("\(photo): \(id) failed: \(error)")
                 }
@@ -139,11 +152,15 @@ struct TextTally {
             }
             cers.append(String(format: "%.2f%%", 100 * c.rate))
         }
-        print("\(photo): \(id) CER \(cers.joined(separator: " "))")
+        print("\(photo): \(id) CER \(cers.joined(separator: " ")) rotation \(rotations.joined(separator: ","))")
     }
 
     func printSummary() {
         guard !characters.isEmpty else { return }
+        for (id, count) in rotationsAfterReading.sorted(by: { $0.key < $1.key }) {
+            let share = 100 * Double(count.right) / Double(max(count.known, 1))
+            print("\(id): rotation right after reading " + String(format: "%.1f%%", share))
+        }
         print("recognizer  kind      pages   CER      WER      page CER  median ms/page  total s")
         for key in characters.keys.sorted() {
             let times = (key.kind == "all"

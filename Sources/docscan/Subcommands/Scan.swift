@@ -168,20 +168,33 @@ struct Scan: AsyncParsableCommand {
     }
 
     /// Turns each page that its recognizer found upside down or sideways (and read turned) the right way up: the page,
-    /// its corners, rotation and map, its reading's boxes, and its image file, written again.
+    /// its corners, rotation and map, its reading's boxes, and its image file, written again. The halves of a spread
+    /// read upside down swap places (``ScanResult/turningPages(_:)``), files and readings with them.
     private func turnUpright(
         _ result: inout ScanResult, readings: inout [Int: Result<RecognizedPage, RecognitionError>], paths: [Int: String],
         writer: PageWriter
     ) throws(DocScanError) {
-        for (i, page) in result.pages.enumerated() {
-            guard case .success(let reading)? = readings[page.index],
-                let turns = reading.provenance.orientationQuarterTurns, turns % 4 != 0
-            else { continue }
-            let turned = try page.turned(quarterTurns: turns)
-            if let path = paths[page.index] { try writer.rewrite(turned, at: path) }
-            result.pages[i] = turned
-            readings[page.index] = .success(reading.turned(quarterTurns: turns, pageToPhoto: turned.homography.inverse))
+        var quarterTurns: [Int: Int] = [:]
+        for (index, outcome) in readings {
+            if case .success(let reading) = outcome, let turns = reading.provenance.orientationQuarterTurns,
+                turns % 4 != 0
+            {
+                quarterTurns[index] = turns
+            }
         }
+        guard !quarterTurns.isEmpty else { return }
+        let (turned, newIndices) = try result.turningPages(quarterTurns)
+        var moved: [Int: Result<RecognizedPage, RecognitionError>] = [:]
+        for (oldIndex, newIndex) in newIndices {
+            let page = turned.pages[newIndex - 1]
+            let turns = quarterTurns[oldIndex] ?? 0
+            if turns != 0 || newIndex != oldIndex, let path = paths[newIndex] { try writer.rewrite(page, at: path) }
+            moved[newIndex] = readings[oldIndex].map { outcome in
+                outcome.map { turns == 0 ? $0 : $0.turned(quarterTurns: turns, pageToPhoto: page.homography.inverse) }
+            }
+        }
+        result = turned
+        readings = moved
     }
 
     /// Writes the hOCR or PDF files the format asks for.
