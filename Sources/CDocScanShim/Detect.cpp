@@ -304,6 +304,23 @@ struct Candidate {
     std::vector<Candidate> replaced = {};
 };
 
+/// The outline of `a` and `b` together when they share a whole side (both its corners within `tolerance`), or
+/// nothing. Two outlines cut from the same edges meet like that where a straight line runs across one document (the
+/// edge of a justified text block, a shadow's edge); separate documents never share both corners of a side.
+std::optional<Quad> joinedAlongSharedSide(const Quad &a, const Quad &b, double tolerance) {
+    for (int i = 0; i < 4; ++i) {
+        for (int k = 0; k < 4; ++k) {
+            // a's side i runs from a[i] to a[i + 1]; b's side k the other way round, from b[k + 1] to b[k].
+            if (cv::norm(a[i] - b[(k + 1) % 4]) > tolerance || cv::norm(a[(i + 1) % 4] - b[k]) > tolerance) continue;
+            Quad joined{a[(i + 2) % 4], a[(i + 3) % 4], b[(k + 2) % 4], b[(k + 3) % 4]};
+            joined = ordered(joined);
+            if (!isConvex(joined)) return std::nullopt;
+            return joined;
+        }
+    }
+    return std::nullopt;
+}
+
 /// The area two convex quads share: `b` clipped by each side of `a` in turn (Sutherland-Hodgman), in doubles.
 /// (OpenCV's intersectConvexConvex returns 0 when a corner of one lies on a side of the other, which outlines found
 /// from the same edges often do.)
@@ -1162,7 +1179,17 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 return overlapArea(d.quad, j.candidate.quad) > 0.15 * std::min(d.area, j.candidate.area);
             });
             if (overlapsTaken) continue;
-            documents.push_back(j.candidate);
+            // One document cut in two along a line across it is put back together.
+            bool joined = false;
+            for (auto &d : documents) {
+                const double tolerance = 0.005 * std::max(small.cols, small.rows);
+                if (const auto whole = joinedAlongSharedSide(d.quad, j.candidate.quad, tolerance)) {
+                    d = Candidate{*whole, std::min(d.score, j.candidate.score), std::abs(signedArea(*whole))};
+                    joined = true;
+                    break;
+                }
+            }
+            if (!joined) documents.push_back(j.candidate);
         }
         const int n = std::min<int>(capacity, static_cast<int>(documents.size()));
         for (int k = 0; k < n; ++k) {
