@@ -117,9 +117,10 @@ struct GrayPixels: Sendable {
         return GrayPixels(width: x1 - x0, height: y1 - y0, bytes: out)
     }
 
-    /// The typical height in pixels of the characters on the page: the median height of dark connected components of
-    /// letter-like size, measured on a copy at most 1200 pixels across. Nil when the page shows too few.
-    func typicalGlyphHeight() -> Double? {
+    /// The characters a page shows, as its dark connected components of letter-like size, measured on a copy at most
+    /// 1200 pixels across: their median height in page pixels, and how many there are (letters that blur or small
+    /// print joins count as one). Nil when the page shows fewer than 20.
+    func glyphs() -> (typicalHeight: Double, count: Int)? {
         let factor = min(1, 1200 / Double(max(width, height)))
         let small = scaled(by: factor)
         let w = small.width, h = small.height
@@ -187,6 +188,6 @@ struct GrayPixels: Sendable {
         }
         guard heights.count >= 20 else { return nil }
         heights.sort()
-        return Double(heights[heights.count / 2]) / factor
+        return (Double(heights[heights.count / 2]) / factor, heights.count)
     }
 }

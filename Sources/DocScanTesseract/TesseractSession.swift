@@ -70,7 +70,8 @@ struct PageReader {
             clock = now
         }
         let gray = GrayPixels(page)
-        let glyphHeight = gray.typicalGlyphHeight()
+        let glyphs = gray.glyphs()
+        let glyphHeight = glyphs?.typicalHeight
         let minimumPixels = request.minimumTextHeight * Double(page.height)
         var scale = 1.0
         var mapping: [String] = []
@@ -107,7 +108,7 @@ struct PageReader {
         // The page as read, upright. Orientation comes first, so that `accurate`'s extra readings and second look
         // see upright lines.
         var upright = (pixels: pixels, region: region, turns: 0)
-        if Self.isPoor(blocks) {
+        if Self.isPoor(blocks, marksOnPage: glyphs?.count ?? 0) {
             // Trials read the page with characters about 16 pixels tall (small print enlarged up to 3 times),
             // enough to tell sense from nonsense; a page that is still large is cut to its middle third. A turn
             // must read clearly better to win; the winner is read again in full.
@@ -377,12 +378,15 @@ struct PageReader {
         return values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
     }
 
-    /// Whether a reading looks like the page is turned: few words, words Tesseract is unsure of on average, or fewer
-    /// than half of them sure.
-    static func isPoor(_ blocks: [RecognizedBlock]) -> Bool {
+    /// Whether a reading looks like the page is turned: few words, words Tesseract is unsure of on average, fewer
+    /// than half of them sure, or letters and digits for less than a quarter of the letter-like marks on the page
+    /// (`marksOnPage`, see ``GrayPixels/glyphs()``): a faint receipt read upside down can give a few confident words
+    /// and nothing else.
+    static func isPoor(_ blocks: [RecognizedBlock], marksOnPage: Int = 0) -> Bool {
         let words = blocks.flatMap(\.lines).flatMap(\.words)
         let sure = words.filter { ($0.confidence?.value ?? 0) >= 0.7 }.count
-        return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count
+        let characters = words.reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
+        return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count || 4 * characters < marksOnPage
     }
 
     /// Whether a turned reading's ``evidence(_:)`` beats the kept one's by a clear margin: 30% of the kept one's size,

@@ -33,4 +33,17 @@ struct OrientationTrialTests {
         #expect(!PageReader.clearlyBetter(120, than: 100))
         #expect(PageReader.clearlyBetter(131, than: 100))
     }
+
+    @Test("A few confident words from a page full of print is a poor reading: it may be upside down")
+    func sparseReading() {
+        // Corpus multi-07's faint receipt, read upside down: three words Tesseract was sure of ("SNOS 3 Waived"), on a
+        // page showing hundreds of letter-like marks.
+        let upsideDown = ReadingChoiceTests.reading([("SNOS", 0.9), ("3", 0.9), ("Waived", 0.85)])
+        #expect(!PageReader.isPoor(upsideDown))
+        #expect(!PageReader.isPoor(upsideDown, marksOnPage: 40))
+        #expect(PageReader.isPoor(upsideDown, marksOnPage: 400))
+        // The same page read the right way up holds about as many letters as it shows marks.
+        let upright = ReadingChoiceTests.reading(Array(repeating: ("BUTTER", 0.9), count: 60))
+        #expect(!PageReader.isPoor(upright, marksOnPage: 400))
+    }
 }
