@@ -13,7 +13,8 @@ struct Evaluate: AsyncParsableCommand {
             pixels (corners compared in reading order, so a wrong rotation shows) and whether the rotation is right; \
             then the mean and smallest IoU and the share of photos with the right page count. With --recognizers, \
             each true page is read from the found page that overlaps it most (a page not found reads as empty); CER \
-            and WER are pooled over all characters and words of a kind, page CER is the mean of each page's own CER.
+            and WER are pooled over all characters and words of a kind, page CER is the mean of each page's own CER; \
+            and each page's rotation is judged again once its reading has turned it (as `docscan scan` turns it).
             """
     )
 
@@ -130,7 +131,7 @@ struct TextTally {
                     reading = page.text
                     if let trueRotation = truePage.rotation {
                         let turns = page.provenance.orientationQuarterTurns ?? 0
-                        let isRight = (match.rotation + 360 * 4 - 90 * turns) % 360 == trueRotation
+                        let isRight = (match.rotation + 360 - 90 * (turns % 4)) % 360 == trueRotation
                         rotationsAfterReading[id, default: (0, 0)].known += 1
                         if isRight { rotationsAfterReading[id, default: (0, 0)].right += 1 }
                         rotations.append(isRight ? "ok" : "WRONG")
