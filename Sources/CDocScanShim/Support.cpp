@@ -29,11 +29,6 @@ cv::Mat docscan::gray(const cv::Mat &mat) {
     return result;
 }
 
-int docscan::analysisSize(int width, int height) {
-    const double aspect = static_cast<double>(std::max(width, height)) / std::max(1, std::min(width, height));
-    return static_cast<int>(1000 * std::min(2.5, std::max(1.0, std::sqrt(aspect / std::sqrt(2.0)))));
-}
-
 double docscan::downscale(const cv::Mat &source, int longSide, cv::Mat &result) {
     const int longest = std::max(source.cols, source.rows);
     if (longest <= longSide) {

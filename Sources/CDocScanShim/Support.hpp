@@ -55,11 +55,6 @@ cv::Mat gray(const cv::Mat &mat);
 /// area path), returning the factor applied (≥ 1).
 double downscale(const cv::Mat &source, int longSide, cv::Mat &result);
 
-/// Longer side a flat page is analysed at (its text direction, skew, gutter): 1000 pixels, more for a page longer and
-/// narrower than A4 (up to 2500 for a till receipt), so that its print is no smaller than an A4 page's. The scanner's
-/// preview follows the same rule.
-int analysisSize(int width, int height);
-
 /// How strongly the ink of a region forms lines of text: the share of its best projection's energy in fine structure
 /// (0...1): near 0 for texture, noise, shading or blank paper, clearly above for printed lines.
 double textLineStrength(const cv::Mat &region);

@@ -22,7 +22,7 @@ namespace {
 /// directions) and specks are dropped; long thin shapes stay, since blur and small print merge words into them.
 cv::Mat inkMask(const cv::Mat &page) {
     cv::Mat small;
-    docscan::downscale(docscan::gray(page), docscan::analysisSize(page.cols, page.rows), small);
+    docscan::downscale(docscan::gray(page), ds_analysis_size(page.cols, page.rows), small);
     const int kernel = std::max(9, (std::max(small.cols, small.rows) / 60) | 1);
     cv::Mat background;
     cv::morphologyEx(small, background, cv::MORPH_CLOSE,
@@ -273,6 +273,11 @@ double docscan::textLineStrength(const cv::Mat &region) {
     cv::Mat inverted;
     cv::bitwise_not(docscan::gray(region), inverted);
     return std::max(darkPrintLineStrength(region), darkPrintLineStrength(inverted));
+}
+
+int32_t ds_analysis_size(int32_t width, int32_t height) {
+    const double aspect = static_cast<double>(std::max(width, height)) / std::max(1, std::min(width, height));
+    return static_cast<int32_t>(1000 * std::min(2.5, std::max(1.0, std::sqrt(aspect / std::sqrt(2.0)))));
 }
 
 ds_status ds_analyze_text_layout(const ds_image *page, ds_text_layout *out) {

@@ -195,13 +195,6 @@ public struct DocumentScanner: Sendable {
         self.options = options
     }
 
-    /// Longer side of the preview used for orientation, skew and gutter decisions: 1000 pixels, more for a page
-    /// longer and narrower than A4 (up to 2500 for a till receipt), so that its print is no smaller than an A4 page's.
-    static func previewSize(width: Int, height: Int) -> Int {
-        let aspect = Double(max(width, height)) / Double(max(1, min(width, height)))
-        return Int(1000 * min(2.5, max(1, (aspect / 2.0.squareRoot()).squareRoot())))
-    }
-
     /// Scans a photo file.
     /// - Throws: ``DocScanError`` for unreadable, damaged or oversized input, or `cancelled` when the task is cancelled.
     public func scan(contentsOf url: URL) throws(DocScanError) -> ScanResult {
@@ -391,7 +384,8 @@ public struct DocumentScanner: Sendable {
         )
     }
 
-    /// The flat page size, the map onto it, and a preview of at most ``previewSize(width:height:)`` pixels.
+    /// The flat page size, the map onto it, and a preview for orientation, skew and gutter decisions, at the size the
+    /// text layout analysis works at (``TextLayoutAnalyzer/analysisSize(width:height:)``).
     private func rectify(_ quad: Quad, in photo: Image, focalLength35mm: Double?) throws(DocScanError)
         -> (size: (width: Int, height: Int), toPage: Homography, preview: Image)
     {
@@ -402,7 +396,9 @@ public struct DocumentScanner: Sendable {
             throw DocScanError(.internalFailure, "the document outline is degenerate")
         }
         let previewScale = min(
-            1, Double(Self.previewSize(width: size.width, height: size.height)) / Double(max(size.width, size.height)))
+            1,
+            Double(TextLayoutAnalyzer.analysisSize(width: size.width, height: size.height))
+                / Double(max(size.width, size.height)))
         let previewWidth = max(1, Int((Double(size.width) * previewScale).rounded()))
         let previewHeight = max(1, Int((Double(size.height) * previewScale).rounded()))
         let preview = try photo.warped(

@@ -29,7 +29,13 @@ public struct TextLayoutAnalyzer: Sendable {
     /// Creates an analyzer.
     public init() {}
 
-    /// Analyses a page (it is downscaled to about 1000 pixels internally).
+    /// The longer side, in pixels, a page of `width` × `height` is analysed at: 1000, more for a page longer and
+    /// narrower than A4 (up to 2500 for a till receipt), so that its print is no smaller than an A4 page's.
+    public static func analysisSize(width: Int, height: Int) -> Int {
+        Int(ds_analysis_size(Int32(clamping: width), Int32(clamping: height)))
+    }
+
+    /// Analyses a page (a larger one is downscaled to ``analysisSize(width:height:)`` internally).
     /// - Throws: ``DocScanError`` when OpenCV fails.
     public func analyze(_ page: Image) throws(DocScanError) -> TextLayout {
         var layout = ds_text_layout()

@@ -195,7 +195,11 @@ typedef struct ds_text_layout {
     double upright_confidence;
 } ds_text_layout;
 
-/// Finds the text direction and skew of a flat page (a downscaled page of about 1000 pixels is plenty).
+/// The longer side, in pixels, a flat page of `width` × `height` is analysed at: 1000, more for a page longer and
+/// narrower than A4 (up to 2500 for a till receipt), so that its print is no smaller than an A4 page's.
+DS_EXTERN int32_t ds_analysis_size(int32_t width, int32_t height);
+
+/// Finds the text direction and skew of a flat page (larger pages are downscaled to ds_analysis_size).
 DS_EXTERN ds_status ds_analyze_text_layout(const ds_image *page, ds_text_layout *out);
 
 /// A book gutter found on a flat, upright spread.
