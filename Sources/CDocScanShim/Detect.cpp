@@ -1191,6 +1191,29 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             }
             if (!joined) documents.push_back(j.candidate);
         }
+        // Two documents that together fill one well-supported outline, each lying wholly inside it, are its parts:
+        // the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the fold.
+        for (bool merged = true; merged;) {
+            merged = false;
+            for (size_t a = 0; a < documents.size() && !merged; ++a) {
+                for (size_t b = a + 1; b < documents.size() && !merged; ++b) {
+                    const Candidate &first = documents[a], &second = documents[b];
+                    const double together = first.area + second.area - overlapArea(first.quad, second.quad);
+                    const Candidate *whole = nullptr;
+                    for (const auto &c : allCandidates) {
+                        if (c.score < 0.75 || together < 0.95 * c.area || together > 1.1 * c.area) continue;
+                        if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
+                            overlapArea(c.quad, second.quad) < 0.95 * second.area)
+                            continue;
+                        if (!whole || c.score > whole->score) whole = &c;
+                    }
+                    if (!whole) continue;
+                    documents[a] = Candidate{whole->quad, whole->score, whole->area};
+                    documents.erase(documents.begin() + static_cast<ptrdiff_t>(b));
+                    merged = true;
+                }
+            }
+        }
         const int n = std::min<int>(capacity, static_cast<int>(documents.size()));
         for (int k = 0; k < n; ++k) {
             double corners[8];
