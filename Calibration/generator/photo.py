@@ -227,7 +227,7 @@ def synthesize(spec, rng):
     img *= rng.uniform(0.6, 0.8) / max(white, 1e-4)
 
     conditions.update({"colour_cast": spec.cast, "jpeg_quality": spec.jpeg_quality,
-                       "tilt_degrees": round(float(camera.tilt), 2), "size": spec.size_label,
+                       "tilt_degrees": round(camera.viewing_tilt(), 2), "size": spec.size_label,
                        "coverage": round(float(coverage), 3)})
     image = develop(img, rng, spec, conditions)
     return Shot(image, camera, placements, conditions)

@@ -124,6 +124,12 @@ class Camera:
         self.K = np.array([[self.focal, 0, w / 2], [0, self.focal, h / 2], [0, 0, 1]], np.float64)
         self.adjust = np.eye(3)
 
+    def viewing_tilt(self):
+        """Degrees between the optical axis, once aimed, and the table normal."""
+        turn = np.linalg.inv(self.K) @ self.adjust @ self.K
+        axis_in_table = (turn @ self.R)[2]
+        return float(np.degrees(np.arccos(min(1.0, abs(axis_in_table[2]) / np.linalg.norm(axis_in_table)))))
+
     def plane_to_photo(self, height_mm=0.0):
         """Homography from table mm on the plane `height_mm` above the table to photo pixels."""
         m = np.column_stack([self.R[:, 0], self.R[:, 1], -height_mm * self.R[:, 2] + self.t])
@@ -161,33 +167,60 @@ def page_quads(camera, placement):
     return [apply(H, rect_corners(p.rect)) for p in placement.doc.pages]
 
 
+def _rotation_between(a, b):
+    """The rotation turning direction `a` onto direction `b` about their common normal."""
+    a = np.asarray(a, np.float64) / np.linalg.norm(a)
+    b = np.asarray(b, np.float64) / np.linalg.norm(b)
+    axis = np.cross(a, b)
+    sin = np.linalg.norm(axis)
+    if sin < 1e-12:
+        return np.eye(3)
+    k = axis / sin
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    return np.eye(3) + sin * kx + (1 - np.dot(a, b)) * (kx @ kx)
+
+
 def frame(camera, placements, coverage, margin, rng, side=None):
-    """Choose `camera.adjust` so that the pages cover about `coverage` of the
-    photo while everything stays `margin` pixels inside it.
+    """Aim the camera so that the pages cover about `coverage` of the photo
+    while everything stays `margin` pixels inside it, as a person framing a
+    shot does: the phone moves along its axis to size the documents, then turns
+    about its own centre (`camera.adjust` = K R K^-1) to place them. The photo
+    keeps its principal point at its centre and its focal length, as a phone's
+    does, so the pages' perspective is that of a real photo.
 
     With `side` ('left', 'right', 'top' or 'bottom') the documents are pushed
     against that side of the frame (where a thumb will come in).
     Returns the page coverage actually reached.
     """
-    camera.adjust = np.eye(3)
     w, h = camera.size
-    pts = np.vstack([outline_points(camera, p) for p in placements])
-    area = sum(polygon_area(q) for p in placements for q in page_quads(camera, p))
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    s = min(np.sqrt(coverage * w * h / area), (w - 2 * margin) / (hi[0] - lo[0]),
-            (h - 2 * margin) / (hi[1] - lo[1]))
-    tx_range = (margin - s * lo[0], w - margin - s * hi[0])
-    ty_range = (margin - s * lo[1], h - margin - s * hi[1])
-    # (ranges can be empty by a rounding error when the fit is tight: random() never fails)
-    tx = tx_range[0] + (tx_range[1] - tx_range[0]) * rng.random()
-    ty = ty_range[0] + (ty_range[1] - ty_range[0]) * rng.random()
-    if side == "left":
-        tx = tx_range[0]
-    elif side == "right":
-        tx = tx_range[1]
-    elif side == "top":
-        ty = ty_range[0]
-    elif side == "bottom":
-        ty = ty_range[1]
-    camera.adjust = translate(tx, ty) @ scale(s)
-    return s * s * area / (w * h)
+    camera.adjust = np.eye(3)
+
+    def extent():
+        pts = np.vstack([outline_points(camera, p) for p in placements])
+        area = sum(polygon_area(q) for p in placements for q in page_quads(camera, p))
+        return pts.min(axis=0), pts.max(axis=0), area
+
+    # Size: moving along the axis scales a tilted table only roughly, so a few rounds.
+    for _ in range(4):
+        lo, hi, area = extent()
+        s = min(np.sqrt(coverage * w * h / area), (w - 2 * margin) / (hi[0] - lo[0]),
+                (h - 2 * margin) / (hi[1] - lo[1]))
+        camera.t = camera.t / s
+    # Place: where the documents go along each axis, as a share of the free room.
+    u, v = rng.random(), rng.random()
+    u = {"left": 0.0, "right": 1.0}.get(side, u)
+    v = {"top": 0.0, "bottom": 1.0}.get(side, v)
+    k_inv = np.linalg.inv(camera.K)
+    for _ in range(6):
+        lo, hi, area = extent()
+        free = np.array([w, h]) - 2 * margin - (hi - lo)
+        if (free < 0).any():  # turning made them a little larger: step back
+            camera.t = camera.t * (1 + max(-free[0] / w, -free[1] / h) + 0.01)
+            continue
+        target = np.array([margin, margin]) + free * np.array([u, v])
+        centre = (lo + hi) / 2
+        goal = centre + (target - lo)
+        turn = _rotation_between(k_inv @ np.append(centre, 1.0), k_inv @ np.append(goal, 1.0))
+        camera.adjust = camera.K @ turn @ k_inv @ camera.adjust
+    lo, hi, area = extent()
+    return area / (w * h)

@@ -4,13 +4,14 @@ import Testing
 
 @testable import DocScan
 
-/// Camera shake: measured on corpus photos whose shake the generator recorded, never found in sharp ones, and removed
-/// only inside the region asked for.
+/// Camera shake: measured on generated photos whose shake the generator recorded (fixtures `shaken-*.jpg`, from the
+/// corpus the generator made before November 2026), never found in sharp corpus photos, and removed only inside the
+/// region asked for.
 @Suite("Motion blur")
 struct MotionBlurTests {
-    /// The shake the generator put into a corpus photo: its length and direction in upright photo pixels.
-    static func recordedShake(_ name: String) throws -> (length: Double, degrees: Double)? {
-        let url = TestData.corpus.appendingPathComponent(name.replacingOccurrences(of: ".jpg", with: ".truth.json"))
+    /// The shake the generator put into a photo: its length and direction in upright photo pixels.
+    static func recordedShake(_ photo: URL) throws -> (length: Double, degrees: Double)? {
+        let url = photo.deletingPathExtension().appendingPathExtension("truth.json")
         let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let conditions = truth?["conditions"] as? [String: Any]
         guard let length = conditions?["motion"] as? Double, length > 0,
@@ -20,8 +21,8 @@ struct MotionBlurTests {
     }
 
     /// The photo, and the outlines of its documents.
-    static func photoAndDocuments(_ name: String) throws -> (Image, [Quad]) {
-        let photo = try ImageLoader().load(contentsOf: TestData.corpus.appendingPathComponent(name)).image
+    static func photoAndDocuments(_ url: URL) throws -> (Image, [Quad]) {
+        let photo = try ImageLoader().load(contentsOf: url).image
         return (photo, try DocumentDetector().detect(in: photo).map(\.quad))
     }
 
@@ -32,10 +33,11 @@ struct MotionBlurTests {
 
     @Test(
         "A recorded shake is found in its direction and undone",
-        arguments: ["form-04.jpg", "receipt-03.jpg", "spread-06.jpg", "prose-01.jpg"])
+        arguments: ["shaken-form.jpg", "shaken-receipt.jpg", "shaken-spread.jpg", "shaken-prose.jpg"])
     func findsShake(_ name: String) throws {
-        let recorded = try #require(try Self.recordedShake(name))
-        let (photo, documents) = try Self.photoAndDocuments(name)
+        let url = TestData.fixture(name)
+        let recorded = try #require(try Self.recordedShake(url))
+        let (photo, documents) = try Self.photoAndDocuments(url)
         let corrector = MotionBlurCorrector()
         let region = corrector.region(around: documents, in: photo)
         let blur = try #require(try corrector.measure(in: photo, region: region))
@@ -49,8 +51,9 @@ struct MotionBlurTests {
         "Sharp photos are left alone: ruled forms, print in line with the page, a card, a spread",
         arguments: ["form-02.jpg", "form-05.jpg", "prose-09.jpg", "card-02.jpg", "spread-03.jpg", "multi-05.jpg"])
     func sharpIsNoShake(_ name: String) throws {
-        #expect(try Self.recordedShake(name) == nil)
-        let (photo, documents) = try Self.photoAndDocuments(name)
+        let url = TestData.corpus.appendingPathComponent(name)
+        #expect(try Self.recordedShake(url) == nil)
+        let (photo, documents) = try Self.photoAndDocuments(url)
         let found = try MotionBlurCorrector().shake(in: photo, documents: documents)
         #expect(found == nil, "\(String(describing: found))")
     }
@@ -93,14 +96,14 @@ struct MotionBlurTests {
 
     @Test("The scanner reports the shake it removed, and only when there was one")
     func scannerReportsShake() throws {
-        let shaken = try DocumentScanner().scan(contentsOf: TestData.corpus.appendingPathComponent("form-04.jpg"))
+        let shaken = try DocumentScanner().scan(contentsOf: TestData.fixture("shaken-form.jpg"))
         let blur = try #require(shaken.motionBlur)
         #expect(Self.angleBetween(blur.angleDegrees, 90.6) <= 8)
         let sharp = try DocumentScanner().scan(contentsOf: TestData.corpus.appendingPathComponent("form-02.jpg"))
         #expect(sharp.motionBlur == nil)
         var options = DocumentScanner.Options()
         options.correctsMotionBlur = false
-        let kept = try DocumentScanner(options: options).scan(contentsOf: TestData.corpus.appendingPathComponent("form-04.jpg"))
+        let kept = try DocumentScanner(options: options).scan(contentsOf: TestData.fixture("shaken-form.jpg"))
         #expect(kept.motionBlur == nil)
     }
 
