@@ -1164,13 +1164,18 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             if (j.lines < 0.3 && repeats(j.candidate, allCandidates, printed)) continue;
             // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
             // shadow over one side).
-            const bool printedPaper = j.lines >= 0.3 && lightnessStep(lab, j.candidate.quad) >= 80;
-            if (j.candidate.score < (printedPaper ? 0.55 : 0.75) || (j.candidate.score < 0.9 && j.lines < 0.2)) continue;
+            const double step = lightnessStep(lab, j.candidate.quad);
+            const bool printedPaper = j.lines >= 0.3 && step >= 80;
+            // Smooth, marked stock clearly lighter than the surface is paper even where its print is too faint or
+            // too small to show as lines (a faded receipt under a thumb).
+            const bool palePaper = step >= 50 && j.roughness <= 3 && j.marks >= 0.03;
+            if (j.candidate.score < (printedPaper ? 0.55 : 0.75) || (j.candidate.score < 0.9 && j.lines < 0.2 && !palePaper))
+                continue;
             // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
             // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
             // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
             // blurred to find).
-            if ((j.lines < 0.05 || j.marks < 0.012) && lightnessStep(lab, j.candidate.quad) < 80) continue;
+            if ((j.lines < 0.05 || j.marks < 0.012) && step < 80) continue;
             // Nor is a speck a fiftieth of the main document's size without clear print (a grain of granite).
             if (j.candidate.area < 0.02 * judged[main].candidate.area && j.lines < 0.2) continue;
             // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
