@@ -183,8 +183,9 @@ struct GrayPixels: Sendable {
         var heights: [Int] = []
         for r in parent.indices where bottom[r] >= 0 {
             let ch = bottom[r] - top[r] + 1, cw = right[r] - left[r] + 1
-            // Letters: not specks, not rules or pictures, not much wider than tall unless joined by blur.
-            if ch >= 3, ch <= h / 8, cw <= 4 * ch, cw >= 1 { heights.append(ch) }
+            // Letters: not specks, not rules or pictures, not much wider than tall unless joined by blur, and not
+            // the bars of a barcode (tall and thin: they are darker than faint print and would set the size).
+            if ch >= 3, ch <= h / 8, cw <= 4 * ch, cw >= 1, !(ch >= 12 && ch > 4 * cw) { heights.append(ch) }
         }
         guard heights.count >= 20 else { return nil }
         heights.sort()

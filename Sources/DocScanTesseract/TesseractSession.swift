@@ -118,14 +118,13 @@ struct PageReader {
                 trial = trial.cropped(x: 0, y: trial.height / 3, width: trial.width, height: trial.height / 3)
             }
             let first = try run(trial, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
-            var best = (turns: 0, score: Self.evidence(first))
+            var best = (turns: 0, blocks: first)
             for turns in Self.turnsToTry(blocks) {
                 try monitor.check()
                 let turned = trial.rotated(quarterTurns: turns)
                 let other = try run(
                     turned, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
-                let score = Self.evidence(other)
-                if Self.clearlyBetter(score, than: best.score) { best = (turns, score) }
+                if Self.turnedReadingWins(other, over: best.blocks) { best = (turns, other) }
             }
             if best.turns != 0 {
                 upright.pixels = pixels.rotated(quarterTurns: best.turns)
@@ -387,6 +386,17 @@ struct PageReader {
         let sure = words.filter { ($0.confidence?.value ?? 0) >= 0.7 }.count
         let characters = words.reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
         return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count || 4 * characters < marksOnPage
+    }
+
+    /// Whether a turned reading replaces the kept one in the orientation trial: it holds text (at least five letters
+    /// or digits, and a quarter of the kept reading's) and ``clearlyBetter(_:than:)`` evidence. A reading of nothing
+    /// has no evidence against it, yet it is no sign that the page is turned: a card read upright as mostly unsure
+    /// words must not lose to the empty reading of it upside down.
+    static func turnedReadingWins(_ turned: [RecognizedBlock], over kept: [RecognizedBlock]) -> Bool {
+        func characters(_ blocks: [RecognizedBlock]) -> Int {
+            blocks.flatMap(\.lines).flatMap(\.words).reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
+        }
+        return characters(turned) >= max(5, characters(kept) / 4) && clearlyBetter(evidence(turned), than: evidence(kept))
     }
 
     /// Whether a turned reading's ``evidence(_:)`` beats the kept one's by a clear margin: 30% of the kept one's size,

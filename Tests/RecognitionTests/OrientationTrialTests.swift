@@ -34,6 +34,23 @@ struct OrientationTrialTests {
         #expect(PageReader.clearlyBetter(131, than: 100))
     }
 
+    @Test("A turned reading of nothing never wins, however unsure the upright one")
+    func emptyTurnLoses() {
+        // Seed 13000 multi-07's business card, read upright as unsure words (evidence about -16) and upside down as
+        // nothing at all (evidence 0): the card must stay as it is.
+        let upright = ReadingChoiceTests.reading([
+            ("(Sophie", 0.5), ("walsh", 0.55), ("Chief", 0.5), ("Exraatice", 0.3), ("Officer", 0.6), ("[Harbour", 0.4),
+            ("Architects:", 0.45), ("Nal", 0.2), ("Gir", 0.2), ("ensGaae", 0.1),
+        ])
+        #expect(PageReader.evidence(upright) < -2)
+        #expect(!PageReader.turnedReadingWins([], over: upright))
+        #expect(!PageReader.turnedReadingWins(ReadingChoiceTests.reading([("ab", 0.9)]), over: upright))
+        // The same card read right after a wrong start still wins.
+        let wrongWay = ReadingChoiceTests.reading([("suaupeg", 0.2), ("eudjspey", 0.2), ("ASIN", 0.3), ("PeYON", 0.2)])
+        let rightWay = ReadingChoiceTests.reading([("Laura", 0.9), ("Morgan", 0.92), ("Project", 0.85), ("Coordinator", 0.8)])
+        #expect(PageReader.turnedReadingWins(rightWay, over: wrongWay))
+    }
+
     @Test("A few confident words from a page full of print is a poor reading: it may be upside down")
     func sparseReading() {
         // Corpus multi-07's faint receipt, read upside down: three words Tesseract was sure of ("SNOS 3 Waived"), on a
