@@ -1196,8 +1196,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             }
             if (!joined) documents.push_back(j.candidate);
         }
-        // Two documents that together fill one well-supported outline, each lying wholly inside it, are its parts:
-        // the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the fold.
+        // Two documents that together fill nine tenths of one well-supported outline, each lying wholly inside it,
+        // are its parts: the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the
+        // fold; a receipt that a phone's shadow cut into a lit and a shadowed part (and a strip too thin to count).
         for (bool merged = true; merged;) {
             merged = false;
             for (size_t a = 0; a < documents.size() && !merged; ++a) {
@@ -1206,7 +1207,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     const double together = first.area + second.area - overlapArea(first.quad, second.quad);
                     const Candidate *whole = nullptr;
                     for (const auto &c : allCandidates) {
-                        if (c.score < 0.75 || together < 0.95 * c.area || together > 1.1 * c.area) continue;
+                        if (c.score < 0.75 || together < 0.9 * c.area || together > 1.1 * c.area) continue;
                         if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
                             overlapArea(c.quad, second.quad) < 0.95 * second.area)
                             continue;
