@@ -540,10 +540,13 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // An outline around a chosen one replaces it when nearly as well supported: a card around its logo or
             // coloured band, a book around its pages, a page around the table printed on it (printed shapes have crisp
             // edges all round, while a thumb or a shadow weakens part of a document's).
-            const bool containsChosen = shared >= 0.85 * chosen[i].area && candidate.area > 1.02 * chosen[i].area;
-            const double tolerance = candidate.area > 1.25 * chosen[i].area ? 0.12 : 0.05;
             // A much larger outline around it wins when well enough supported to be a document in its own right.
             const bool framesIt = candidate.area > 4 * chosen[i].area && candidate.score >= 0.65;
+            // It also takes in most of a speck that straddles its edge (the tip of a thumb over a receipt's end).
+            const bool takesInSpeck = framesIt && chosen[i].area < 0.05 * candidate.area && shared >= 0.5 * chosen[i].area;
+            const bool containsChosen =
+                (shared >= 0.85 * chosen[i].area && candidate.area > 1.02 * chosen[i].area) || takesInSpeck;
+            const double tolerance = candidate.area > 1.25 * chosen[i].area ? 0.12 : 0.05;
             // But not across rough surface: the grains of granite or carpet next to a card make outlines of their
             // own round it, each nearly as well supported as the last. (Far more detail than a surface's grain is
             // the edge of a book's cover and page block, in a ring too thin to show anything else.)
