@@ -108,9 +108,9 @@ def _axis_rotation(axis, deg):
 class Camera:
     """A phone camera at `distance` mm from the table point (0, 0), its optical
     axis tilted `tilt` degrees from the table normal towards `azimuth`, and
-    rolled `roll` degrees about the axis. `adjust` is a final image-space
-    scale and shift (equivalent to a focal length and principal point change)
-    used to frame the documents."""
+    rolled `roll` degrees about the axis. `adjust` is the turn about the
+    camera's centre that aims it at the documents (K R K^-1, see `frame`): the
+    principal point stays at the photo's centre."""
 
     def __init__(self, size, tilt, azimuth, roll, distance):
         self.size = size
