@@ -384,7 +384,7 @@ struct PageReader {
     static func isPoor(_ blocks: [RecognizedBlock], marksOnPage: Int = 0) -> Bool {
         let words = blocks.flatMap(\.lines).flatMap(\.words)
         let sure = words.filter { ($0.confidence?.value ?? 0) >= 0.7 }.count
-        let characters = words.reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
+        let characters = lettersAndDigits(words)
         return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count || 4 * characters < marksOnPage
     }
 
@@ -393,10 +393,14 @@ struct PageReader {
     /// has no evidence against it, yet it is no sign that the page is turned: a card read upright as mostly unsure
     /// words must not lose to the empty reading of it upside down.
     static func turnedReadingWins(_ turned: [RecognizedBlock], over kept: [RecognizedBlock]) -> Bool {
-        func characters(_ blocks: [RecognizedBlock]) -> Int {
-            blocks.flatMap(\.lines).flatMap(\.words).reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
-        }
-        return characters(turned) >= max(5, characters(kept) / 4) && clearlyBetter(evidence(turned), than: evidence(kept))
+        let characters = lettersAndDigits(turned.flatMap(\.lines).flatMap(\.words))
+        return characters >= max(5, lettersAndDigits(kept.flatMap(\.lines).flatMap(\.words)) / 4)
+            && clearlyBetter(evidence(turned), than: evidence(kept))
+    }
+
+    /// How many letters and digits `words` hold.
+    static func lettersAndDigits(_ words: [RecognizedWord]) -> Int {
+        words.reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
     }
 
     /// Whether a turned reading's ``evidence(_:)`` beats the kept one's by a clear margin: 30% of the kept one's size,
