@@ -108,6 +108,10 @@ struct IlluminationTests {
         let reading = try IlluminationCorrector.readingImage(of: card)
         #expect(Self.medianValue(reading, where: Self.isPaper) >= 240)
         #expect(Self.medianValue(reading, where: Self.isStroke) <= 60)
+        // White print on pale card stock (pink, say) stands only about 30 levels above it.
+        let paleCard = try IlluminationCorrector.readingImage(of: try Self.printedPage(paper: 190, ink: 222))
+        #expect(Self.medianValue(paleCard, where: Self.isPaper) >= 240)
+        #expect(Self.medianValue(paleCard, where: Self.isStroke) <= 100)
         // Dark print on light paper is never inverted.
         let page = try IlluminationCorrector.readingImage(of: try Self.printedPage(paper: 210, ink: 40))
         #expect(Self.medianValue(page, where: Self.isPaper) >= 240 && Self.medianValue(page, where: Self.isStroke) <= 60)
