@@ -114,12 +114,10 @@ struct RuleLineReader {
             if k + 1 - start > best.count { best = start..<(k + 1) }
         }
         guard best.count >= Self.minimumMarks else { return nil }
-        // The dashed side of a drawn box (a form's field) turns into upright sides at its ends; a printed row of
-        // characters stands free.
-        let first = runs[best.lowerBound], last = runs[best.upperBound - 1]
-        if hasUprightLine(near: first.start, top: top, bottom: bottom) || hasUprightLine(near: last.end - 1, top: top, bottom: bottom) {
-            return nil
-        }
+        // The side of a drawn box (a form's field), broken into marks by blur and resampling, turns into upright
+        // sides at its ends, which may lie beyond the steady stretch; a printed row of characters stands free.
+        let ends = [runs[best.lowerBound].start, runs[best.upperBound - 1].end - 1, runs[0].start, runs[runs.count - 1].end - 1]
+        if ends.contains(where: { hasUprightLine(near: $0, top: top, bottom: bottom) }) { return nil }
         let height = Double(bottom - top + 1)
         let marks = runs[best].map { run -> Rect in
             Rect(x: Double(run.start), y: Double(top), width: Double(run.end - run.start), height: height)
@@ -143,16 +141,26 @@ struct RuleLineReader {
         return false
     }
 
-    /// `blocks` with each rule found between their lines added as a line of its own, in reading order: inside the
-    /// block whose lines it lies between, or as a block of its own between blocks. The added lines have no
-    /// confidence, since Tesseract did not read them.
+    /// `blocks` with each rule found between their lines added as a line of its own (see
+    /// ``RecognizedBlock/inserting(_:into:)``).
+    /// The added lines have no confidence, since Tesseract did not read them.
     static func adding(_ rules: [Rule], to blocks: [RecognizedBlock]) -> [RecognizedBlock] {
+        RecognizedBlock.inserting(
+            rules.map { rule in
+                let glyphs = rule.marks.map { RecognizedGlyph(text: String(rule.character), confidence: nil, box: $0) }
+                let word = RecognizedWord(text: rule.text, confidence: nil, box: rule.box, glyphs: glyphs)
+                return RecognizedLine(text: rule.text, confidence: nil, box: rule.box, words: [word])
+            }, into: blocks)
+    }
+}
+
+extension RecognizedBlock {
+    /// `blocks` with `lines` inserted in reading order: each inside the block whose lines it lies between (before
+    /// the first line lower than its middle), or as a block of its own between blocks.
+    static func inserting(_ lines: [RecognizedLine], into blocks: [RecognizedBlock]) -> [RecognizedBlock] {
         var blocks = blocks
-        for rule in rules {
-            let box = rule.box
-            let glyphs = rule.marks.map { RecognizedGlyph(text: String(rule.character), confidence: nil, box: $0) }
-            let word = RecognizedWord(text: rule.text, confidence: nil, box: box, glyphs: glyphs)
-            let line = RecognizedLine(text: rule.text, confidence: nil, box: box, words: [word])
+        for line in lines {
+            let box = line.box
             let centre = box.y + box.height / 2
             if let b = blocks.firstIndex(where: { $0.box.minY <= centre && centre <= $0.box.maxY }) {
                 let at = blocks[b].lines.firstIndex { $0.box.y + $0.box.height / 2 > centre } ?? blocks[b].lines.endIndex
