@@ -144,6 +144,14 @@ struct PageReader {
             blocks = chosen.blocks
             if let rendering = chosen.rendering { mapping.append("kept the reading \(rendering)") }
             lap("alternatives")
+            let boxed = try withTextInDrawnBoxes(
+                blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, resolution: resolution,
+                region: upright.region, choices: wantsChoices)
+            if boxed.flatMap(\.lines).count > blocks.flatMap(\.lines).count {
+                mapping.append("text in drawn boxes read with the lines erased")
+            }
+            blocks = boxed
+            lap("drawn_boxes")
             monitor.span = 0.85...1
             blocks = Self.withoutEdgeNoise(
                 try secondLook(blocks, pixels: upright.pixels, resolution: resolution, choices: wantsChoices))
@@ -274,6 +282,31 @@ struct PageReader {
             if Self.readsBetter(blocks, than: best.blocks) { best = (blocks, rendering.name) }
         }
         return (best.blocks, best.rendering)
+    }
+
+    /// `blocks` with the lines Tesseract missed inside drawn boxes (a form's fields) added. A page ruled with long
+    /// drawn lines is read again with them erased (see ``DrawnLineEraser``), enlarged like small print; each line of
+    /// that reading none of whose words lies on a line of the kept reading, with words Tesseract is fairly sure of
+    /// (60% on average) and at least two letters or digits, joins the kept reading in its place.
+    func withTextInDrawnBoxes(
+        _ blocks: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, resolution: Double?, region: Rect?,
+        choices: Bool
+    ) throws(RecognitionError) -> [RecognizedBlock] {
+        guard let glyphHeight, glyphHeight > 0, let erased = DrawnLineEraser(glyphHeight: glyphHeight).erasing(in: pixels)
+        else { return blocks }
+        let factor = glyphHeight < Self.enlargedGlyphHeight * 0.7 ? min(3, Self.enlargedGlyphHeight / glyphHeight) : 1
+        let scaledRegion = region.map { Rect(x: $0.x * factor, y: $0.y * factor, width: $0.width * factor, height: $0.height * factor) }
+        let again = Self.withoutEdgeNoise(
+            Self.scaleBoxes(
+                try run(erased.scaled(by: factor), resolution: resolution.map { $0 * factor }, region: scaledRegion,
+                        mode: PSM_AUTO, choices: choices),
+                by: 1 / factor))
+        let kept = blocks.flatMap(\.lines)
+        let missed = again.flatMap(\.lines).filter { line in
+            line.words.allSatisfy { word in kept.allSatisfy { word.box.intersectionArea($0.box) < 0.3 * word.box.area } }
+                && Self.meanWordConfidence(line.words) >= 0.6 && Self.lettersAndDigits(line.words) >= 2
+        }
+        return RecognizedBlock.inserting(missed, into: blocks)
     }
 
     /// The reading without the specks of noise Tesseract reads as short, unsure words at the ends of lines (the

@@ -45,6 +45,20 @@ struct RuleLineReaderTests {
         #expect(RuleLineReader(pixels: read, glyphHeight: 20).rules(avoiding: [line]).isEmpty)
     }
 
+    @Test("A box side broken into even marks is no rule even where its steady marks stop short of the box's corners")
+    func boxSideWithUnevenEnds() {
+        // Even marks from x = 40 to 320; nearer the corners (x = 10 and x = 380) the breaks are irregular.
+        let box = Self.page { x, y in
+            let side = (Self.onMark(x) || (10..<34).contains(x) || (326..<381).contains(x)) && (99...100).contains(y)
+            return side || ((x == 10 || x == 380) && (99...140).contains(y))
+        }
+        #expect(RuleLineReader(pixels: box, glyphHeight: 20).rules(avoiding: []).isEmpty)
+        let free = Self.page { x, y in
+            (Self.onMark(x) || (10..<34).contains(x) || (326..<381).contains(x)) && (99...100).contains(y)
+        }
+        #expect(RuleLineReader(pixels: free, glyphHeight: 20).rules(avoiding: []).count == 1)
+    }
+
     @Test("Rules are put between the lines they lie between, in reading order")
     func placement() {
         let above = RecognizedLine(text: "Till 8", confidence: nil, box: Rect(x: 40, y: 60, width: 100, height: 20))
@@ -55,5 +69,36 @@ struct RuleLineReaderTests {
         #expect(placed.count == 1)
         #expect(placed.first?.lines.map(\.text) == ["Till 8", "------", "TOTAL"])
         #expect(placed.first?.lines[1].confidence == nil)
+    }
+
+    @Test("Drawn lines are erased; the letters inside a box and a large bold letter are kept")
+    func drawnLinesErased() throws {
+        // A box 300 × 50 drawn with 2-pixel lines, a 10-pixel "letter" inside it, and a bold 6-pixel-wide bar as
+        // tall as a title letter (36 pixels) outside.
+        let pixels = Self.page { x, y in
+            let box = ((40...340).contains(x) && ((60...61).contains(y) || (110...111).contains(y)))
+                || ((40...41).contains(x) || (339...340).contains(x)) && (60...111).contains(y)
+            let letter = (60...66).contains(x) && (80...92).contains(y)
+            let bold = (20...25).contains(x) && (140...175).contains(y)
+            return box || letter || bold
+        }
+        let erased = try #require(DrawnLineEraser(glyphHeight: 12).erasing(in: pixels))
+        func isInk(_ x: Int, _ y: Int) -> Bool { erased.bytes[y * 400 + x] < 128 }
+        #expect(!isInk(200, 60) && !isInk(200, 111) && !isInk(40, 85) && !isInk(340, 85))
+        #expect(isInk(63, 86) && isInk(60, 80) && isInk(66, 92))
+        #expect(isInk(22, 150) && isInk(20, 140))
+    }
+
+    @Test("A page of print is not ruled: a row along its letters is mostly strokes across it")
+    func printIsNotRuled() {
+        // Lines of letters set close (1-pixel gaps, like serifs that nearly touch), each letter 7 pixels wide: a
+        // 12-pixel stem, a bar across its top and one across its bottom. The bars make rows of thin ink 380 pixels
+        // long, broken only by the stems.
+        let pixels = Self.page { x, y in
+            let row = (y - 20) % 24, cell = (x - 10) % 8
+            guard y >= 20, y < 180, x >= 10, x < 390, row < 12, cell < 7 else { return false }
+            return cell < 2 || row < 2 || row >= 10
+        }
+        #expect(DrawnLineEraser(glyphHeight: 12).erasing(in: pixels) == nil)
     }
 }
