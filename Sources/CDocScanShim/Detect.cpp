@@ -522,6 +522,42 @@ double ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner,
     return *rank;
 }
 
+/// Chroma distance (Lab a, b) beyond which two surfaces differ in colour, not only in light: a shadow darkens paper
+/// or a desk without changing its chroma, while a wooden or coloured desk differs from white paper by 15 or more.
+constexpr double otherChroma = 10;
+
+Quad grown(const Quad &quad, double distance);
+
+/// Whether the strip inside `larger` but outside `smaller` (away from both outlines) is desk rather than document:
+/// its chroma (Lab a and b) is far from that of the inside of `smaller` and close to that of a band just outside
+/// `larger`. A shadow darkens a desk without changing its chroma; a coloured band along a card's side has a chroma of
+/// its own, unlike both the card and the desk. False when the strip is too thin to judge.
+bool stripIsDesk(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
+    const auto filled = [&](const Quad &q) {
+        std::vector<cv::Point> points;
+        for (const auto &p : q) points.emplace_back(cvRound(p.x), cvRound(p.y));
+        cv::Mat mask = cv::Mat::zeros(lab.size(), CV_8U);
+        cv::fillConvexPoly(mask, points, 255);
+        return mask;
+    };
+    const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5));
+    cv::Mat strip, inside, hole, outside;
+    cv::erode(filled(larger), strip, margin);
+    cv::dilate(filled(smaller), hole, margin);
+    strip.setTo(0, hole);
+    cv::erode(filled(smaller), inside, margin);
+    cv::dilate(filled(larger), hole, margin);
+    outside = filled(grown(larger, 8));
+    outside.setTo(0, hole);
+    if (cv::countNonZero(strip) < 50 || cv::countNonZero(inside) < 50 || cv::countNonZero(outside) < 50) return false;
+    const auto chroma = [&](const cv::Mat &mask) {
+        const cv::Scalar mean = cv::mean(lab, mask);
+        return cv::Point2d(mean[1], mean[2]);
+    };
+    const cv::Point2d s = chroma(strip);
+    return cv::norm(s - chroma(inside)) > otherChroma && cv::norm(s - chroma(outside)) < otherChroma;
+}
+
 /// Keeps the best outlines that do not overlap, preferring an outline to the regions inside it (a page to the table
 /// printed on it, a book to each of its pages) when it is nearly as well supported. An outline that would be kept but
 /// that `isShadow` calls a shadow is passed over, so that it hides nothing it overlaps.
@@ -557,7 +593,30 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 // Nor across a strip of woven surface (granite and cloth beside a card and the thumb over it).
                 return !views.texture.empty() && ringQuantile(views.texture, candidate.quad, chosen[i].quad, 0.5) > views.smoothBelow;
             };
-            if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance) && !acrossRoughSurface()) {
+            // Of two near twins (within a tenth of each other's area, the smaller nearly all inside the larger, and
+            // parting along one side), the larger one reaches onto the desk when the strip it adds has the desk's
+            // colour rather than the smaller one's: a shadow's edge that runs on from the paper across the lit desk
+            // beyond a receipt's end makes an outline as well supported as the receipt's own. The smaller twin is
+            // the document then.
+            const auto twins = [&](const Candidate &larger, const Candidate &smaller) {
+                if (larger.area >= 1.1 * smaller.area || shared < 0.9 * smaller.area) return false;
+                // They part along one side only: two corners in common, the added strip a wedge past that side
+                // (not a ring all round, which is the same outline a little grown).
+                const double tolerance = 0.03 * std::sqrt(smaller.area);
+                int common = 0;
+                for (const auto &p : larger.quad)
+                    common += std::any_of(smaller.quad.begin(), smaller.quad.end(),
+                                          [&](const cv::Point2d &q) { return cv::norm(p - q) <= tolerance; });
+                return common == 2 && larger.area - shared >= 0.02 * smaller.area;
+            };
+            const auto reachesOntoDesk = [&](const Candidate &larger, const Candidate &smaller) {
+                return twins(larger, smaller) && stripIsDesk(views.lab, larger.quad, smaller.quad);
+            };
+            if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance) && !acrossRoughSurface() &&
+                !reachesOntoDesk(candidate, chosen[i])) {
+                swallowed.push_back(i);
+            } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.05 &&
+                       reachesOntoDesk(chosen[i], candidate)) {
                 swallowed.push_back(i);
             } else {
                 keep = false;
