@@ -407,13 +407,19 @@ struct Surface {
     double threshold = 0;  // in the units of fineTexture
 };
 
+/// A mask of `size` with the inside of `quad` set (255).
+cv::Mat filledMask(cv::Size size, const Quad &quad) {
+    std::vector<cv::Point> polygon;
+    for (const auto &p : quad) polygon.emplace_back(cvRound(p.x), cvRound(p.y));
+    cv::Mat mask = cv::Mat::zeros(size, CV_8U);
+    cv::fillConvexPoly(mask, polygon, 255);
+    return mask;
+}
+
 /// The fine texture along the inside of a quad's outline (the median of a band 2 to 7 working pixels in): the margin of
 /// a document is paper, while an outline traced through a cloth along the edges of its checks has cloth inside it.
 double rimTexture(const cv::Mat &texture, const Quad &quad) {
-    std::vector<cv::Point> polygon;
-    for (const auto &p : quad) polygon.emplace_back(cvRound(p.x), cvRound(p.y));
-    cv::Mat outer = cv::Mat::zeros(texture.size(), CV_8U), inner;
-    cv::fillConvexPoly(outer, polygon, 255);
+    cv::Mat outer = filledMask(texture.size(), quad), inner;
     cv::erode(outer, inner, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(15, 15)));
     cv::erode(outer, outer, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
     std::vector<uint16_t> values;
@@ -496,14 +502,7 @@ constexpr int plainSurface = 16 * 2;
 /// A quantile of a 16-bit map (``fineDetail`` or ``fineTexture``) over the ring between two nested outlines, away from
 /// both; 0 when the ring is too thin to judge.
 double ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner, double quantile) {
-    const auto polygon = [](const Quad &q) {
-        std::vector<cv::Point> points;
-        for (const auto &p : q) points.emplace_back(cvRound(p.x), cvRound(p.y));
-        return points;
-    };
-    cv::Mat ring = cv::Mat::zeros(detail.size(), CV_8U), hole = cv::Mat::zeros(detail.size(), CV_8U);
-    cv::fillConvexPoly(ring, polygon(outer), 255);
-    cv::fillConvexPoly(hole, polygon(inner), 255);
+    cv::Mat ring = filledMask(detail.size(), outer), hole = filledMask(detail.size(), inner);
     // Away from both outlines: their edges are detail of their own.
     const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(7, 7));
     cv::erode(ring, ring, margin);
@@ -533,13 +532,7 @@ Quad grown(const Quad &quad, double distance);
 /// `larger`. A shadow darkens a desk without changing its chroma; a coloured band along a card's side has a chroma of
 /// its own, unlike both the card and the desk. False when the strip is too thin to judge.
 bool stripIsDesk(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
-    const auto filled = [&](const Quad &q) {
-        std::vector<cv::Point> points;
-        for (const auto &p : q) points.emplace_back(cvRound(p.x), cvRound(p.y));
-        cv::Mat mask = cv::Mat::zeros(lab.size(), CV_8U);
-        cv::fillConvexPoly(mask, points, 255);
-        return mask;
-    };
+    const auto filled = [&](const Quad &q) { return filledMask(lab.size(), q); };
     const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5));
     cv::Mat strip, inside, hole, outside;
     cv::erode(filled(larger), strip, margin);

@@ -97,7 +97,7 @@ struct PageReader {
         lap("prepare")
 
         let roi = request.pixelRegion(width: page.width, height: page.height)
-        let scaledROI = Rect(x: roi.x * scale, y: roi.y * scale, width: roi.width * scale, height: roi.height * scale)
+        let scaledROI = Self.scaled(roi, by: scale)
         let wantsChoices = request.maximumCandidates > 1 || !request.customWords.isEmpty
         let region = request.regionOfInterest == nil ? nil : scaledROI
         // A poor first reading is read again turned, and under `accurate` several times more.
@@ -243,6 +243,13 @@ struct PageReader {
     /// The character height (pixels) small print is enlarged to for `accurate`'s extra reading.
     static let enlargedGlyphHeight = 24.0
 
+    /// The factor (at most 3) that enlarges characters `glyphHeight` pixels tall to about ``enlargedGlyphHeight``, or
+    /// nil when they are not small (over seven tenths of it) or their height is unknown.
+    static func enlargement(forGlyphHeight glyphHeight: Double?) -> Double? {
+        guard let glyphHeight, glyphHeight > 0, glyphHeight < enlargedGlyphHeight * 0.7 else { return nil }
+        return min(3, enlargedGlyphHeight / glyphHeight)
+    }
+
     /// Unless the first reading is settled, `accurate` reads the page more ways and keeps the reading with the most
     /// ``evidence(_:)``: as one block of text (which survives forms and receipts whose layout analysis loses lines),
     /// the same with faint print darkened, and, where the characters are small, enlarged so that they are about
@@ -259,8 +266,7 @@ struct PageReader {
             ("as one block of text", 1, false, PSM_SINGLE_BLOCK),
             ("with faint print darkened, as one block", 1, true, PSM_SINGLE_BLOCK),
         ]
-        if let glyphHeight, glyphHeight > 0, glyphHeight < Self.enlargedGlyphHeight * 0.7 {
-            let factor = min(3, Self.enlargedGlyphHeight / glyphHeight)
+        if let factor = Self.enlargement(forGlyphHeight: glyphHeight) {
             let percent = Int((factor * 100).rounded())
             renderings += [
                 ("enlarged to \(percent)%", factor, false, PSM_AUTO),
@@ -274,7 +280,7 @@ struct PageReader {
             let factor = rendering.factor
             var input = pixels.scaled(by: factor)
             if rendering.stretched { input = input.stretched(black: 0.5, white: 0.97) }
-            let scaledRegion = region.map { Rect(x: $0.x * factor, y: $0.y * factor, width: $0.width * factor, height: $0.height * factor) }
+            let scaledRegion = region.map { Self.scaled($0, by: factor) }
             let blocks = Self.withoutEdgeNoise(
                 Self.scaleBoxes(
                     try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
@@ -294,8 +300,8 @@ struct PageReader {
     ) throws(RecognitionError) -> [RecognizedBlock] {
         guard let glyphHeight, glyphHeight > 0, let erased = DrawnLineEraser(glyphHeight: glyphHeight).erasing(in: pixels)
         else { return blocks }
-        let factor = glyphHeight < Self.enlargedGlyphHeight * 0.7 ? min(3, Self.enlargedGlyphHeight / glyphHeight) : 1
-        let scaledRegion = region.map { Rect(x: $0.x * factor, y: $0.y * factor, width: $0.width * factor, height: $0.height * factor) }
+        let factor = Self.enlargement(forGlyphHeight: glyphHeight) ?? 1
+        let scaledRegion = region.map { Self.scaled($0, by: factor) }
         let again = Self.withoutEdgeNoise(
             Self.scaleBoxes(
                 try run(erased.scaled(by: factor), resolution: resolution.map { $0 * factor }, region: scaledRegion,
@@ -459,7 +465,12 @@ struct PageReader {
 
     static func scaleBoxes(_ blocks: [RecognizedBlock], by factor: Double) -> [RecognizedBlock] {
         guard factor != 1 else { return blocks }
-        return map(blocks) { Rect(x: $0.x * factor, y: $0.y * factor, width: $0.width * factor, height: $0.height * factor) }
+        return map(blocks) { scaled($0, by: factor) }
+    }
+
+    /// `rect` with its origin and size multiplied by `factor`.
+    static func scaled(_ rect: Rect, by factor: Double) -> Rect {
+        Rect(x: rect.x * factor, y: rect.y * factor, width: rect.width * factor, height: rect.height * factor)
     }
 
     static func map(_ blocks: [RecognizedBlock], _ box: (Rect) -> Rect) -> [RecognizedBlock] {
