@@ -96,29 +96,6 @@ cv::Mat sauvola(const cv::Mat &gray, int window, double k) {
     return 255 - ink;
 }
 
-/// Whether the print is lighter than its paper (light text on a dark card). Each pixel is compared with the median of
-/// its neighbourhood, which is the local paper whatever the shadows; print shows up as the minority that departs from
-/// it, and its sign gives the polarity. Large bright or dark objects (a thumb, a shadow) change few medians.
-bool isLightOnDark(const cv::Mat &image) {
-    cv::Mat small;
-    docscan::downscale(docscan::gray(image), 400, small);
-    const int kernel = std::max(15, (std::max(small.cols, small.rows) / 8) | 1);
-    cv::Mat paper;
-    cv::medianBlur(small, paper, kernel);
-    // White print on a pale pink card departs from it by only 25-40 levels once downscaled; noise and JPEG
-    // artefacts depart both ways alike.
-    constexpr int departure = 24;
-    long lighter = 0, darker = 0;
-    for (int y = 0; y < small.rows; ++y) {
-        const uchar *v = small.ptr<uchar>(y), *p = paper.ptr<uchar>(y);
-        for (int x = 0; x < small.cols; ++x) {
-            lighter += v[x] > p[x] + departure;
-            darker += v[x] + departure < p[x];
-        }
-    }
-    return lighter > 3 * darker && lighter > static_cast<long>(small.total()) / 200;
-}
-
 }  // namespace
 
 ds_status ds_flatten_illumination(const ds_image *image, ds_light_mode mode, ds_image **out) {
@@ -130,7 +107,7 @@ ds_status ds_flatten_illumination(const ds_image *image, ds_light_mode mode, ds_
         cv::Mat work = mode == DS_LIGHT_COLOR ? image->mat : docscan::gray(image->mat);
         // Light print on dark paper is flattened as its negative; people get their dark paper back, a recognizer and
         // the black-and-white rendering keep dark print on white.
-        const bool inverted = isLightOnDark(work);
+        const bool inverted = docscan::isLightOnDark(work);
         if (inverted) {
             cv::Mat negative;  // never in place: `work` may share the caller's pixels
             cv::bitwise_not(work, negative);

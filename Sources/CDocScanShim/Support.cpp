@@ -48,3 +48,26 @@ double docscan::downscale(const cv::Mat &source, int longSide, cv::Mat &result) 
     }
     return static_cast<double>(source.cols) / size.width;
 }
+
+/// Whether the print is lighter than its paper (light text on a dark card). Each pixel is compared with the median of
+/// its neighbourhood, which is the local paper whatever the shadows; print shows up as the minority that departs from
+/// it, and its sign gives the polarity. Large bright or dark objects (a thumb, a shadow) change few medians.
+bool docscan::isLightOnDark(const cv::Mat &image) {
+    cv::Mat small;
+    docscan::downscale(docscan::gray(image), 400, small);
+    const int kernel = std::max(15, (std::max(small.cols, small.rows) / 8) | 1);
+    cv::Mat paper;
+    cv::medianBlur(small, paper, kernel);
+    // White print on a pale pink card departs from it by only 25-40 levels once downscaled; noise and JPEG
+    // artefacts depart both ways alike.
+    constexpr int departure = 24;
+    long lighter = 0, darker = 0;
+    for (int y = 0; y < small.rows; ++y) {
+        const uchar *v = small.ptr<uchar>(y), *p = paper.ptr<uchar>(y);
+        for (int x = 0; x < small.cols; ++x) {
+            lighter += v[x] > p[x] + departure;
+            darker += v[x] + departure < p[x];
+        }
+    }
+    return lighter > 3 * darker && lighter > static_cast<long>(small.total()) / 200;
+}

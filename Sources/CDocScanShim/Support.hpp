@@ -59,4 +59,8 @@ double downscale(const cv::Mat &source, int longSide, cv::Mat &result);
 /// (0...1): near 0 for texture, noise, shading or blank paper, clearly above for printed lines.
 double textLineStrength(const cv::Mat &region);
 
+/// Whether the print is lighter than its paper (light text on a dark or pale coloured card), judged on a 400-pixel
+/// copy: the pixels that depart from their neighbourhood's median are mostly lighter.
+bool isLightOnDark(const cv::Mat &image);
+
 }  // namespace docscan

@@ -260,7 +260,11 @@ cv::Mat darkPrintOnLightPaper(const cv::Mat &page) {
         return 255;
     };
     const int median = percentile(0.5), brightest = percentile(0.99);
-    if (median >= 100 || 2 * median >= brightest) return gray;
+    // Or paler stock whose print departs from it mostly towards white (white print on a pink card), as the light
+    // stage judges it; only worth asking when the brightest percent stands clearly above the paper.
+    const bool darkStock = median < 100 && 2 * median < brightest;
+    const bool lightPrint = brightest >= median + 20 && docscan::isLightOnDark(gray);
+    if (!darkStock && !lightPrint) return gray;
     cv::Mat inverted;
     cv::bitwise_not(gray, inverted);
     return darkPrintLineStrength(inverted) > darkPrintLineStrength(gray) ? inverted : gray;

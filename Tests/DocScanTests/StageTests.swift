@@ -162,6 +162,17 @@ struct TextLayoutTests {
         #expect(layout.quarterTurns == (4 - turns) % 4, "turned \(turns): \(layout)")
     }
 
+    @Test("White print on a pale pink card is turned upright")
+    func palePinkCard() throws {
+        // Seed 27000 card-06 (2.8 MP, JPEG quality 80 here): white print only 25-40 grey levels lighter than its
+        // pink card, photographed at 82°. Its print was taken for paper: the page stayed sideways and read as nothing.
+        let result = try DocumentScanner().scan(contentsOf: TestData.fixture("white-print-on-pink-card.jpg"))
+        let page = try #require(result.pages.first)
+        #expect(result.pages.count == 1)
+        #expect(page.rotation == 90)
+        #expect(page.image.width > page.image.height)
+    }
+
     @Test("A scanned page turned by quarters keeps its corners in reading order and its map into the photo", arguments: 1..<4)
     func turnedPage(_ turns: Int) throws {
         let page = try #require(try DocumentScanner().scan(contentsOf: TestData.fixture("caps-label.jpg")).pages.first)
