@@ -532,15 +532,14 @@ Quad grown(const Quad &quad, double distance);
 /// `larger`. A shadow darkens a desk without changing its chroma; a coloured band along a card's side has a chroma of
 /// its own, unlike both the card and the desk. False when the strip is too thin to judge.
 bool stripIsDesk(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
-    const auto filled = [&](const Quad &q) { return filledMask(lab.size(), q); };
+    const cv::Mat largerMask = filledMask(lab.size(), larger), smallerMask = filledMask(lab.size(), smaller);
     const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5));
-    cv::Mat strip, inside, hole, outside;
-    cv::erode(filled(larger), strip, margin);
-    cv::dilate(filled(smaller), hole, margin);
+    cv::Mat strip, inside, hole, outside = filledMask(lab.size(), grown(larger, 8));
+    cv::erode(largerMask, strip, margin);
+    cv::dilate(smallerMask, hole, margin);
     strip.setTo(0, hole);
-    cv::erode(filled(smaller), inside, margin);
-    cv::dilate(filled(larger), hole, margin);
-    outside = filled(grown(larger, 8));
+    cv::erode(smallerMask, inside, margin);
+    cv::dilate(largerMask, hole, margin);
     outside.setTo(0, hole);
     if (cv::countNonZero(strip) < 50 || cv::countNonZero(inside) < 50 || cv::countNonZero(outside) < 50) return false;
     const auto chroma = [&](const cv::Mat &mask) {

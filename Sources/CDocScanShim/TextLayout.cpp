@@ -240,7 +240,9 @@ double darkPrintLineStrength(const cv::Mat &region) {
 /// The page in gray as dark print on light paper: light print on dark card stock comes back inverted. The paper is
 /// what most of a page shows, so the median is the paper's brightness; print is a minority in the far tail. Dark stock
 /// is a median under mid-gray and less than half the brightness of the page's brightest percent. A light page half in
-/// shadow keeps its median well above that, and a page in dim light lacks the bright tail. A mid-tone card with dark print and a white logo can look the same, so the page is inverted only when
+/// shadow keeps its median well above that, and a page in dim light lacks the bright tail. Paler stock counts when its
+/// brightest percent stands clearly above the paper and its print departs from it mostly towards white (white print on
+/// a pink card), as the Light stage judges it (``docscan::isLightOnDark``). A mid-tone card with dark print and a white logo can look the same, so the page is inverted only when
 /// its light marks make the stronger lines of text.
 cv::Mat darkPrintOnLightPaper(const cv::Mat &page) {
     const cv::Mat gray = docscan::gray(page);
@@ -260,11 +262,8 @@ cv::Mat darkPrintOnLightPaper(const cv::Mat &page) {
         return 255;
     };
     const int median = percentile(0.5), brightest = percentile(0.99);
-    // Or paler stock whose print departs from it mostly towards white (white print on a pink card), as the light
-    // stage judges it; only worth asking when the brightest percent stands clearly above the paper.
     const bool darkStock = median < 100 && 2 * median < brightest;
-    const bool lightPrint = brightest >= median + 20 && docscan::isLightOnDark(gray);
-    if (!darkStock && !lightPrint) return gray;
+    if (!darkStock && !(brightest >= median + 20 && docscan::isLightOnDark(gray))) return gray;
     cv::Mat inverted;
     cv::bitwise_not(gray, inverted);
     return darkPrintLineStrength(inverted) > darkPrintLineStrength(gray) ? inverted : gray;
