@@ -220,21 +220,31 @@ bool sampleScalar(const cv::Mat &map, cv::Point2d p, float &value) {
     return true;
 }
 
-/// How many of `samples` points along the side from `a` to `b` show a step from inside to outside: of colour, or of
-/// texture (smooth paper inside, woven surface outside: a white page on the white cells of a gingham cloth) when the
-/// surface is woven; the larger of the two counts. `orientation` is the sign of the quad's signed area.
-int sideSupport(const Views &views, cv::Point2d a, cv::Point2d b, double orientation, int samples) {
+/// Calls `visit(inside, outside, colourSteps, textureSteps)` at `samples` points along the side from `a` to `b` (where
+/// both sides fall in the image) with the colours a short step inside and outside it, and whether it shows a step of
+/// colour, or of texture (smooth paper inside, woven surface outside: a white page on the white cells of a gingham
+/// cloth) when the surface is woven. `orientation` is the sign of the quad's signed area.
+template <typename Visit>
+void stepsAcrossSide(const Views &views, cv::Point2d a, cv::Point2d b, double orientation, int samples, Visit visit) {
     constexpr double threshold = 7.0;
-    int colour = 0, woven = 0;
     pointsAcrossSide(views.lab.size(), a, b, orientation, samples, [&](cv::Point2d in, cv::Point2d out) {
         cv::Vec3f inside, outside;
-        if (sample<cv::Vec3f>(views.lab, in, inside) && sample<cv::Vec3f>(views.lab, out, outside) &&
-            cv::norm(inside - outside) > threshold)
-            ++colour;
+        if (!sample<cv::Vec3f>(views.lab, in, inside) || !sample<cv::Vec3f>(views.lab, out, outside)) return;
         float smoothness, weave;
-        if (!views.texture.empty() && sampleScalar(views.texture, in, smoothness) && sampleScalar(views.texture, out, weave) &&
-            smoothness < views.smoothBelow && weave > views.smoothBelow && weave > 2 * smoothness)
-            ++woven;
+        const bool woven = !views.texture.empty() && sampleScalar(views.texture, in, smoothness) &&
+                           sampleScalar(views.texture, out, weave) && smoothness < views.smoothBelow &&
+                           weave > views.smoothBelow && weave > 2 * smoothness;
+        visit(inside, outside, cv::norm(inside - outside) > threshold, woven);
+    });
+}
+
+/// How many of `samples` points along the side from `a` to `b` show a step from inside to outside: of colour, or of
+/// texture (see ``stepsAcrossSide``); the larger of the two counts. `orientation` is the sign of the quad's signed area.
+int sideSupport(const Views &views, cv::Point2d a, cv::Point2d b, double orientation, int samples) {
+    int colour = 0, woven = 0;
+    stepsAcrossSide(views, a, b, orientation, samples, [&](const cv::Vec3f &, const cv::Vec3f &, bool colourSteps, bool textureSteps) {
+        colour += colourSteps;
+        woven += textureSteps;
     });
     return std::max(colour, woven);
 }
@@ -281,6 +291,46 @@ double outlineScore(const Views &views, const Quad &quad, int samplesPerSide = 3
     std::array<int, 4> supported;
     for (int side = 0; side < 4; ++side)
         supported[side] = sideSupport(views, quad[side], quad[(side + 1) % 4], orientation, samplesPerSide);
+    return scoreFromSupport(quad, supported, samplesPerSide);
+}
+
+/// ``outlineScore`` with the stretches of the outline that something lying across it hides (a thumb, a pen, a phone's
+/// corner) counted as outlined. Such a stretch shows no step, and on both sides of it a colour that is neither the
+/// paper's (what the stepping samples find inside) nor the desk's (what they find outside): a third thing over the
+/// edge. A region whose outline is missing along the desk shows the desk's colour inside there, and gains nothing.
+double outlineScoreSeeingPast(const Views &views, const Quad &quad, int samplesPerSide = 32) {
+    if (isDegenerate(quad)) return 0;
+    struct Across {
+        int side;
+        cv::Vec3f inside, outside;
+        bool steps;
+    };
+    std::vector<Across> samples;
+    std::array<int, 4> colour{}, woven{};
+    const double orientation = signedArea(quad) > 0 ? 1 : -1;
+    for (int side = 0; side < 4; ++side) {
+        stepsAcrossSide(views, quad[side], quad[(side + 1) % 4], orientation, samplesPerSide,
+                        [&](const cv::Vec3f &inside, const cv::Vec3f &outside, bool colourSteps, bool textureSteps) {
+                            samples.push_back({side, inside, outside, colourSteps});
+                            colour[side] += colourSteps;
+                            woven[side] += textureSteps;
+                        });
+    }
+    std::vector<cv::Vec3f> paper, desk;
+    for (const auto &s : samples)
+        if (s.steps) paper.push_back(s.inside), desk.push_back(s.outside);
+    // Too little of the outline steps to tell what paper and desk look like.
+    if (static_cast<int>(paper.size()) >= samplesPerSide) {
+        constexpr double sameColour = 20.0;
+        const auto rare = [&](const std::vector<cv::Vec3f> &colours, const cv::Vec3f &c) {
+            const auto alike = std::count_if(colours.begin(), colours.end(), [&](const cv::Vec3f &k) { return cv::norm(k - c) < sameColour; });
+            return alike < 0.1 * static_cast<double>(colours.size());
+        };
+        for (const auto &s : samples)
+            if (!s.steps && rare(paper, s.inside) && rare(desk, s.outside)) ++colour[s.side];
+    }
+    std::array<int, 4> supported;
+    for (int side = 0; side < 4; ++side) supported[side] = std::max(colour[side], woven[side]);
     return scoreFromSupport(quad, supported, samplesPerSide);
 }
 
@@ -527,11 +577,30 @@ constexpr double otherChroma = 10;
 
 Quad grown(const Quad &quad, double distance);
 
-/// Whether the strip inside `larger` but outside `smaller` (away from both outlines) is desk rather than document:
-/// its chroma (Lab a and b) is far from that of the inside of `smaller` and close to that of a band just outside
-/// `larger`. A shadow darkens a desk without changing its chroma; a coloured band along a card's side has a chroma of
-/// its own, unlike both the card and the desk. False when the strip is too thin to judge.
-bool stripIsDesk(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
+/// The lightness (Lab L) that a share `quantile` of the pixels of `lab` under `mask` stay below.
+double lightnessQuantile(const cv::Mat &lab, const cv::Mat &mask, double quantile) {
+    std::vector<float> lightness;
+    for (int y = 0; y < mask.rows; ++y) {
+        const uchar *m = mask.ptr<uchar>(y);
+        const cv::Vec3f *p = lab.ptr<cv::Vec3f>(y);
+        for (int x = 0; x < mask.cols; ++x)
+            if (m[x]) lightness.push_back(p[x][0]);
+    }
+    if (lightness.empty()) return 0;
+    const auto rank = lightness.begin() + static_cast<ptrdiff_t>(quantile * static_cast<double>(lightness.size() - 1));
+    std::nth_element(lightness.begin(), rank, lightness.end());
+    return *rank;
+}
+
+/// The colours of the strip inside `larger` but outside `smaller`, of the inside of `smaller`, and of a band just
+/// outside `larger`, each away from the outlines: mean Lab, and typical lightness (the median; for the inside, the
+/// upper quartile, its paper between the print). Nothing when one of them is too thin to judge.
+struct StripColours {
+    cv::Scalar strip, inside, outside;
+    double stripLightness, paperLightness, outsideLightness;
+    double stripLikeOutside;  // the share of the strip's pixels within ``otherChroma`` of the outside's mean chroma
+};
+std::optional<StripColours> stripColours(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
     const cv::Mat largerMask = filledMask(lab.size(), larger), smallerMask = filledMask(lab.size(), smaller);
     const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5));
     cv::Mat strip, inside, hole, outside = filledMask(lab.size(), grown(larger, 8));
@@ -541,13 +610,47 @@ bool stripIsDesk(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
     cv::erode(smallerMask, inside, margin);
     cv::dilate(largerMask, hole, margin);
     outside.setTo(0, hole);
-    if (cv::countNonZero(strip) < 50 || cv::countNonZero(inside) < 50 || cv::countNonZero(outside) < 50) return false;
-    const auto chroma = [&](const cv::Mat &mask) {
-        const cv::Scalar mean = cv::mean(lab, mask);
-        return cv::Point2d(mean[1], mean[2]);
-    };
-    const cv::Point2d s = chroma(strip);
-    return cv::norm(s - chroma(inside)) > otherChroma && cv::norm(s - chroma(outside)) < otherChroma;
+    if (cv::countNonZero(strip) < 50 || cv::countNonZero(inside) < 50 || cv::countNonZero(outside) < 50) return std::nullopt;
+    const cv::Scalar outsideColour = cv::mean(lab, outside);
+    int alike = 0;
+    for (int y = 0; y < strip.rows; ++y) {
+        const uchar *m = strip.ptr<uchar>(y);
+        const cv::Vec3f *p = lab.ptr<cv::Vec3f>(y);
+        for (int x = 0; x < strip.cols; ++x)
+            alike += m[x] && std::hypot(p[x][1] - outsideColour[1], p[x][2] - outsideColour[2]) < otherChroma;
+    }
+    return StripColours{cv::mean(lab, strip), cv::mean(lab, inside), outsideColour,
+                        lightnessQuantile(lab, strip, 0.5), lightnessQuantile(lab, inside, 0.75),
+                        lightnessQuantile(lab, outside, 0.5), alike / static_cast<double>(cv::countNonZero(strip))};
+}
+
+/// The distance between two Lab colours' chroma (a and b).
+double chromaDistance(const cv::Scalar &a, const cv::Scalar &b) { return std::hypot(a[1] - b[1], a[2] - b[2]); }
+
+/// Whether the strip inside `larger` but outside `smaller` (away from both outlines) is desk rather than document:
+/// its chroma (Lab a and b) is far from that of the inside of `smaller` and close to that of a band just outside
+/// `larger`. A shadow darkens a desk without changing its chroma; a coloured band along a card's side has a chroma of
+/// its own, unlike both the card and the desk. False when the strip is too thin to judge.
+bool stripIsDesk(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
+    const auto colours = stripColours(lab, larger, smaller);
+    return colours && chromaDistance(colours->strip, colours->inside) > otherChroma &&
+           chromaDistance(colours->strip, colours->outside) < otherChroma;
+}
+
+/// Whether `outer` is the outline of a shadow that `inner` lies in (a phone's or a hand's, cast over a card and the
+/// desk round it), or of a grey rim round it (the side of a book's page block), rather than of a document: the desk
+/// just outside `outer` is plain, and the strip between the outlines is that desk in shade. Nearly all of the strip
+/// has the desk's chroma, it is clearly darker but keeps more than half the desk's light, it holds no more fine
+/// detail than the desk (no print), and the paper of `inner` is lighter than it. A page's margin round a table
+/// printed on it is the page's own paper, as light as the table's; a shadowed part of a page holds print.
+bool isShadowAround(const cv::Mat &lab, const cv::Mat &detail, const Quad &outer, const Quad &inner) {
+    const double deskDetail = ringQuantile(detail, grown(outer, 14), grown(outer, 2), 0.9);
+    if (deskDetail > 4 * plainSurface || ringQuantile(detail, outer, inner, 0.9) > 1.5 * deskDetail + 8) return false;
+    const auto colours = stripColours(lab, outer, inner);
+    if (!colours) return false;
+    const double strip = colours->stripLightness, desk = colours->outsideLightness;
+    return colours->stripLikeOutside >= 0.8 && strip <= desk - 15 && strip >= 0.6 * desk &&
+           colours->paperLightness >= strip + 10;
 }
 
 /// Keeps the best outlines that do not overlap, preferring an outline to the regions inside it (a page to the table
@@ -605,7 +708,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 return twins(larger, smaller) && stripIsDesk(views.lab, larger.quad, smaller.quad);
             };
             if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance) && !acrossRoughSurface() &&
-                !reachesOntoDesk(candidate, chosen[i])) {
+                !reachesOntoDesk(candidate, chosen[i]) && !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad)) {
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.05 &&
                        reachesOntoDesk(chosen[i], candidate)) {
@@ -1177,6 +1280,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             const double lines = docscan::textLineStrength(region), roughness = surfaceRoughness(region);
             const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
             if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
+            // Nor does a shadow that a document lies in, or a book's grey rim.
+            if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
+                    return inside(j) && isShadowAround(lab, detail, frame.quad, j.candidate.quad);
+                }))
+                continue;
             // Less print is enough when what the frame holds is a mere speck of it (a word or a logo on a card whose
             // print a thumb hides).
             const double held = std::accumulate(judged.begin(), judged.end(), 0.0, [&](double sum, const Judged &j) {
@@ -1223,8 +1331,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // Smooth, marked stock clearly lighter than the surface is paper even where its print is too faint or
             // too small to show as lines (a faded receipt under a thumb).
             const bool palePaper = step >= 50 && j.roughness <= 3 && j.marks >= 0.03;
-            if (j.candidate.score < (printedPaper ? 0.55 : 0.75) || (j.candidate.score < 0.9 && j.lines < 0.2 && !palePaper))
-                continue;
+            // A thumb or a pen over an edge hides it without making the region any less of a document.
+            const double outlined = std::max(j.candidate.score, outlineScoreSeeingPast(views, j.candidate.quad));
+            if (outlined < (printedPaper ? 0.55 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper)) continue;
             // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
             // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
             // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or

@@ -122,6 +122,25 @@ struct DetectionTests {
         }
     }
 
+    @Test("A card whose edge a thumb hides is found beside a receipt")
+    func cardUnderThumbBesideReceipt() throws {
+        // Seed 33000 multi-06 at 35% (JPEG quality 85): a dark thumb over the middle of a pale card's lower edge on a
+        // gingham cloth. With the hidden stretch counted as missing outline, the card fell short of the outline a
+        // second document needs and only the receipt was returned.
+        let photo = try ImageLoader().load(contentsOf: TestData.fixture("receipt-and-card-under-thumb-on-gingham.jpg")).image
+        let truths = [
+            (corners: [(59.0, 100.4), (423.0, 45.4), (471.3, 966.6), (143.0, 887.7)], minimumIoU: 0.98),
+            (corners: [(721.9, 492.3), (1376.6, 654.0), (1243.2, 1042.7), (661.8, 826.9)], minimumIoU: 0.95),
+        ]
+        let documents = try DocumentDetector().detect(in: photo)
+        #expect(documents.count == 2, "\(documents.map(\.quad))")
+        for truth in truths {
+            let quad = Quad(truth.corners.map { Point(x: $0.0, y: $0.1) })
+            let best = documents.map { $0.quad.intersectionOverUnion(quad) }.max() ?? 0
+            #expect(best >= truth.minimumIoU, "document at \(quad.corners[0]): best IoU \(best)")
+        }
+    }
+
     @Test("Two cards and a receipt on mottled carpet are three documents, not one patch of carpet round them")
     func documentsOnCarpet() throws {
         // A 2 MP photo from the generator (seed 17000): the carpet's light mottling outlines a region round the
@@ -202,6 +221,10 @@ struct DetectionTests {
         // across the lit desk beyond it, and the outline it closes (the receipt and a strip of desk) was chosen
         // over the receipt's own, both fully supported (IoU 0.966, the page read askew).
         ("receipt-past-shadow-edge-on-wood.jpg", [(1535.9, 224.6), (2463.6, 385.8), (2144.2, 3591.2), (1064.0, 3467.2)], 0.985),
+        // Seed 27000 card-05 at 35% (JPEG quality 85): a card lying wholly in a phone's hard shadow on a light desk.
+        // The shadow's crisp outline, round the card and a band of shaded desk, was nearly as well supported as the
+        // card's own and replaced it (IoU 0.76).
+        ("card-in-phone-shadow.jpg", [(86.1, 833.5), (344.6, 57.9), (842.2, 213.2), (595.7, 996.8)], 0.98),
     ]
 
     @Test(
