@@ -346,6 +346,19 @@ double lightnessStep(const cv::Mat &lab, const Quad &quad) {
     return count > 0 ? sum / count : 0;
 }
 
+/// The step of lightness from outside to inside the quad's outline (as in ``lightnessStep``) that a share `quantile`
+/// of the places round it stay below.
+double lightnessStepQuantile(const cv::Mat &lab, const Quad &quad, double quantile) {
+    std::vector<float> steps;
+    sampleAcrossOutline(lab, quad, 32, [&](int, const cv::Vec3f &inside, const cv::Vec3f &outside) {
+        steps.push_back(inside[0] - outside[0]);
+    });
+    if (steps.empty()) return 0;
+    const auto rank = steps.begin() + static_cast<ptrdiff_t>(quantile * static_cast<double>(steps.size() - 1));
+    std::nth_element(steps.begin(), rank, steps.end());
+    return *rank;
+}
+
 struct Candidate {
     Quad quad;
     double score;
@@ -1225,9 +1238,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // weak lines and few marks: a shadow across the corner of a form, which takes in a rule and a word or two of
         // it. (Cards dark enough to pass for shadows carry clearer lines or more marks: at least 0.11 and 0.05 on the
         // generated sets.) Smaller dark regions are the cells and specks of a surface, which the judging below deals
-        // with.
+        // with. A shadow is darker than what surrounds it all round, if only a little where it falls on a dark desk
+        // (and much more where it falls across a page).
         const auto isShadow = [&](const Candidate &c) {
-            if (c.area < 0.04 * lab.total() || lightnessStep(lab, c.quad) > -20) return false;
+            if (c.area < 0.04 * lab.total()) return false;
+            if (lightnessStep(lab, c.quad) > -20 && lightnessStepQuantile(lab, c.quad, 0.9) > -5) return false;
             const cv::Mat region = rectifiedRegion(color, c.quad, factor);
             const double lines = docscan::textLineStrength(region), marks = markShare(region);
             return lines < 0.05 || marks < 0.012 || (lines < 0.1 && marks < 0.05);
