@@ -1235,17 +1235,17 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // A crisp outline round a region darker than what surrounds it, with no print found in it, is a shadow (of a
         // phone or a hand, cast on the desk or across a page): however well outlined, it is no document, and must not
         // keep the document it falls across from being chosen. Nor is one with only a little of both kinds of print,
-        // weak lines and few marks: a shadow across the corner of a form, which takes in a rule and a word or two of
-        // it. (Cards dark enough to pass for shadows carry clearer lines or more marks: at least 0.11 and 0.05 on the
-        // generated sets.) Smaller dark regions are the cells and specks of a surface, which the judging below deals
-        // with. A shadow is darker than what surrounds it all round, if only a little where it falls on a dark desk
-        // (and much more where it falls across a page).
+        // weak lines (under 0.15) and few marks (under 5%): a shadow across the corner of a form, which takes in a rule
+        // and a few words of it. (Cards dark enough to pass for shadows carry more marks: at least 5% on the generated
+        // sets, with lines of 0.11 or more.) Smaller dark regions are the cells and specks of a surface, which the
+        // judging below deals with. A shadow is darker than what surrounds it all round, if only a little where it
+        // falls on a dark desk (and much more where it falls across a page).
         const auto isShadow = [&](const Candidate &c) {
             if (c.area < 0.04 * lab.total()) return false;
             if (lightnessStep(lab, c.quad) > -20 && lightnessStepQuantile(lab, c.quad, 0.9) > -5) return false;
             const cv::Mat region = rectifiedRegion(color, c.quad, factor);
             const double lines = docscan::textLineStrength(region), marks = markShare(region);
-            return lines < 0.05 || marks < 0.012 || (lines < 0.1 && marks < 0.05);
+            return lines < 0.05 || marks < 0.012 || (lines < 0.15 && marks < 0.05);
         };
         auto chosen = select(allCandidates, detail, views, options->min_confidence, isShadow, &frames);
 
