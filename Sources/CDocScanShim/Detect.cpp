@@ -6,9 +6,10 @@
 // quadrilateral is scored by how much of its perimeter shows a colour step from inside to outside, or, on a woven
 // surface (cloth, carpet, granite: rough at the sensor's finest scale where paper is smooth), a step from smooth to
 // woven; there the smooth regions are proposed too, and outlines with woven surface inside their rim dropped. The best
-// non-overlapping ones win, preferring an outline over the parts inside it and passing over shadows (darker than their
-// surroundings, with no print); outlines around rough surface (carpet, granite), cells of a repeating pattern, and
-// weakly outlined regions without lines of print are dropped. Finally each side is moved onto the strongest edge at
+// non-overlapping ones win, preferring an outline over the parts inside it (unless what it adds is the desk, lit or in
+// shade) and passing over shadows (darker than their surroundings, with no print); outlines around rough surface
+// (carpet, granite), cells of a repeating pattern, and weakly outlined regions without lines of print are dropped,
+// where a stretch of outline hidden under a thumb counts as outlined. Finally each side is moved onto the strongest edge at
 // full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side is hidden.
 #include "Support.hpp"
 
