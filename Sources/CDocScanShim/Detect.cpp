@@ -68,6 +68,14 @@ std::optional<Line> fitLine(const std::vector<cv::Point2d> &points) {
     return Line{normal, normal.dot(mean)};
 }
 
+/// The value that a share `quantile` (0...1) of `values` stay below; `values` (not empty) are reordered.
+template <typename T>
+T quantileOf(std::vector<T> &values, double quantile) {
+    const auto rank = values.begin() + static_cast<ptrdiff_t>(quantile * static_cast<double>(values.size() - 1));
+    std::nth_element(values.begin(), rank, values.end());
+    return *rank;
+}
+
 double signedArea(const Quad &q) {
     double area = 0;
     for (int i = 0; i < 4; ++i) area += q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y;
@@ -296,9 +304,10 @@ double outlineScore(const Views &views, const Quad &quad, int samplesPerSide = 3
 }
 
 /// ``outlineScore`` with the stretches of the outline that something lying across it hides (a thumb, a pen, a phone's
-/// corner) counted as outlined. Such a stretch shows no step, and on both sides of it a colour that is neither the
-/// paper's (what the stepping samples find inside) nor the desk's (what they find outside): a third thing over the
-/// edge. A region whose outline is missing along the desk shows the desk's colour inside there, and gains nothing.
+/// corner) counted as outlined, up to two thirds of a side. Such a stretch shows no step, and on both sides of it a
+/// colour that is neither the paper's (what the stepping samples find inside) nor the desk's (what they find outside):
+/// a third thing over the edge. A region whose outline is missing along the desk shows the desk's colour inside there,
+/// and gains nothing. Never less than ``outlineScore``.
 double outlineScoreSeeingPast(const Views &views, const Quad &quad, int samplesPerSide = 32) {
     if (isDegenerate(quad)) return 0;
     struct Across {
@@ -320,15 +329,18 @@ double outlineScoreSeeingPast(const Views &views, const Quad &quad, int samplesP
     std::vector<cv::Vec3f> paper, desk;
     for (const auto &s : samples)
         if (s.steps) paper.push_back(s.inside), desk.push_back(s.outside);
-    // Too little of the outline steps to tell what paper and desk look like.
+    // Only when a side's worth of the outline steps can paper and desk be told. A cover hides part of a side, not all
+    // of it: at most two thirds of a side is credited.
     if (static_cast<int>(paper.size()) >= samplesPerSide) {
+        std::array<int, 4> credited{};
         constexpr double sameColour = 20.0;
         const auto rare = [&](const std::vector<cv::Vec3f> &colours, const cv::Vec3f &c) {
             const auto alike = std::count_if(colours.begin(), colours.end(), [&](const cv::Vec3f &k) { return cv::norm(k - c) < sameColour; });
             return alike < 0.1 * static_cast<double>(colours.size());
         };
         for (const auto &s : samples)
-            if (!s.steps && rare(paper, s.inside) && rare(desk, s.outside)) ++colour[s.side];
+            if (!s.steps && credited[s.side] < 2 * samplesPerSide / 3 && rare(paper, s.inside) && rare(desk, s.outside))
+                ++colour[s.side], ++credited[s.side];
     }
     std::array<int, 4> supported;
     for (int side = 0; side < 4; ++side) supported[side] = std::max(colour[side], woven[side]);
@@ -354,10 +366,7 @@ double lightnessStepQuantile(const cv::Mat &lab, const Quad &quad, double quanti
     sampleAcrossOutline(lab, quad, 32, [&](int, const cv::Vec3f &inside, const cv::Vec3f &outside) {
         steps.push_back(inside[0] - outside[0]);
     });
-    if (steps.empty()) return 0;
-    const auto rank = steps.begin() + static_cast<ptrdiff_t>(quantile * static_cast<double>(steps.size() - 1));
-    std::nth_element(steps.begin(), rank, steps.end());
-    return *rank;
+    return steps.empty() ? 0 : quantileOf(steps, quantile);
 }
 
 struct Candidate {
@@ -564,8 +573,8 @@ Surface wovenSurface(cv::Mat texture) {
 constexpr int plainSurface = 16 * 2;
 
 /// A quantile of a 16-bit map (``fineDetail`` or ``fineTexture``) over the ring between two nested outlines, away from
-/// both; 0 when the ring is too thin to judge.
-double ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner, double quantile) {
+/// both; nothing when the ring is too thin to judge.
+std::optional<double> ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner, double quantile) {
     cv::Mat ring = filledMask(detail.size(), outer), hole = filledMask(detail.size(), inner);
     // Away from both outlines: their edges are detail of their own.
     const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(7, 7));
@@ -579,10 +588,8 @@ double ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner,
         for (int x = 0; x < ring.cols; ++x)
             if (m[x]) values.push_back(d[x]);
     }
-    if (values.size() < 200) return 0;
-    const auto rank = values.begin() + static_cast<ptrdiff_t>(quantile * (values.size() - 1));
-    std::nth_element(values.begin(), rank, values.end());
-    return *rank;
+    if (values.size() < 200) return std::nullopt;
+    return quantileOf(values, quantile);
 }
 
 /// Chroma distance (Lab a, b) beyond which two surfaces differ in colour, not only in light: a shadow darkens paper
@@ -600,20 +607,24 @@ double lightnessQuantile(const cv::Mat &lab, const cv::Mat &mask, double quantil
         for (int x = 0; x < mask.cols; ++x)
             if (m[x]) lightness.push_back(p[x][0]);
     }
-    if (lightness.empty()) return 0;
-    const auto rank = lightness.begin() + static_cast<ptrdiff_t>(quantile * static_cast<double>(lightness.size() - 1));
-    std::nth_element(lightness.begin(), rank, lightness.end());
-    return *rank;
+    return lightness.empty() ? 0 : quantileOf(lightness, quantile);
 }
 
-/// The colours of the strip inside `larger` but outside `smaller`, of the inside of `smaller`, and of a band just
-/// outside `larger`, each away from the outlines: mean Lab, and typical lightness (the median; for the inside, the
-/// upper quartile, its paper between the print). Nothing when one of them is too thin to judge.
+/// The distance between two Lab colours' chroma (a and b).
+double chromaDistance(const cv::Scalar &a, const cv::Scalar &b) { return std::hypot(a[1] - b[1], a[2] - b[2]); }
+
+/// What a strip between two nested outlines, the inside of the inner one and a band just outside the outer one look
+/// like: mean Lab colours, and typical lightness.
 struct StripColours {
     cv::Scalar strip, inside, outside;
-    double stripLightness, paperLightness, outsideLightness;
+    double stripLightness, outsideLightness;  // medians
+    double paperLightness;  // the inside's upper quartile: its paper, between the print
     double stripLikeOutside;  // the share of the strip's pixels within ``otherChroma`` of the outside's mean chroma
 };
+
+/// The ``StripColours`` of the strip inside `larger` but outside `smaller`, of the inside of `smaller`, and of a band
+/// 2 to 8 working pixels outside `larger`, each 2 pixels clear of the outlines; nothing when one of them has under 50
+/// pixels.
 std::optional<StripColours> stripColours(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
     const cv::Mat largerMask = filledMask(lab.size(), larger), smallerMask = filledMask(lab.size(), smaller);
     const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5));
@@ -631,15 +642,12 @@ std::optional<StripColours> stripColours(const cv::Mat &lab, const Quad &larger,
         const uchar *m = strip.ptr<uchar>(y);
         const cv::Vec3f *p = lab.ptr<cv::Vec3f>(y);
         for (int x = 0; x < strip.cols; ++x)
-            alike += m[x] && std::hypot(p[x][1] - outsideColour[1], p[x][2] - outsideColour[2]) < otherChroma;
+            alike += m[x] && chromaDistance(cv::Scalar(p[x][0], p[x][1], p[x][2]), outsideColour) < otherChroma;
     }
     return StripColours{cv::mean(lab, strip), cv::mean(lab, inside), outsideColour,
-                        lightnessQuantile(lab, strip, 0.5), lightnessQuantile(lab, inside, 0.75),
-                        lightnessQuantile(lab, outside, 0.5), alike / static_cast<double>(cv::countNonZero(strip))};
+                        lightnessQuantile(lab, strip, 0.5), lightnessQuantile(lab, outside, 0.5),
+                        lightnessQuantile(lab, inside, 0.75), alike / static_cast<double>(cv::countNonZero(strip))};
 }
-
-/// The distance between two Lab colours' chroma (a and b).
-double chromaDistance(const cv::Scalar &a, const cv::Scalar &b) { return std::hypot(a[1] - b[1], a[2] - b[2]); }
 
 /// Whether the strip inside `larger` but outside `smaller` (away from both outlines) is desk rather than document:
 /// its chroma (Lab a and b) is far from that of the inside of `smaller` and close to that of a band just outside
@@ -653,13 +661,17 @@ bool stripIsDesk(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
 
 /// Whether `outer` is the outline of a shadow that `inner` lies in (a phone's or a hand's, cast over a card and the
 /// desk round it), or of a grey rim round it (the side of a book's page block), rather than of a document: the desk
-/// just outside `outer` is plain, and the strip between the outlines is that desk in shade. Nearly all of the strip
-/// has the desk's chroma, it is clearly darker but keeps more than half the desk's light, it holds no more fine
-/// detail than the desk (no print), and the paper of `inner` is lighter than it. A page's margin round a table
-/// printed on it is the page's own paper, as light as the table's; a shadowed part of a page holds print.
+/// just outside `outer` is plain (its fine detail under four times a plain surface's), and the strip between the
+/// outlines is that desk in shade. At least 80% of the strip has the desk's chroma; it is darker than the desk by 15
+/// levels or more but keeps at least 60% of its light; its fine detail is at most half as much again as the desk's
+/// (no print); and the paper of `inner` is lighter than it by 10 levels. A page's margin round a table printed on it
+/// is the page's own paper, as light as the table's; a shadowed part of a page holds print. A strip too thin for its
+/// detail to be judged (a book's rim) is too thin to hold print; false when the colours or the band outside cannot be
+/// judged.
 bool isShadowAround(const cv::Mat &lab, const cv::Mat &detail, const Quad &outer, const Quad &inner) {
-    const double deskDetail = ringQuantile(detail, grown(outer, 14), grown(outer, 2), 0.9);
-    if (deskDetail > 4 * plainSurface || ringQuantile(detail, outer, inner, 0.9) > 1.5 * deskDetail + 8) return false;
+    const auto deskDetail = ringQuantile(detail, grown(outer, 14), grown(outer, 2), 0.9);
+    const auto stripDetail = ringQuantile(detail, outer, inner, 0.9);
+    if (!deskDetail || *deskDetail > 4 * plainSurface || (stripDetail && *stripDetail > 1.5 * *deskDetail + 8)) return false;
     const auto colours = stripColours(lab, outer, inner);
     if (!colours) return false;
     const double strip = colours->stripLightness, desk = colours->outsideLightness;
@@ -697,10 +709,10 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // the edge of a book's cover and page block, in a ring too thin to show anything else.)
             const auto acrossRoughSurface = [&] {
                 // The lower quartile of the detail, so that print on paper does not count.
-                const double ring = ringQuantile(detail, candidate.quad, chosen[i].quad, 0.25);
+                const double ring = ringQuantile(detail, candidate.quad, chosen[i].quad, 0.25).value_or(0);
                 if (ring >= 3 * plainSurface && ring < 8 * plainSurface) return true;
                 // Nor across a strip of woven surface (granite and cloth beside a card and the thumb over it).
-                return !views.texture.empty() && ringQuantile(views.texture, candidate.quad, chosen[i].quad, 0.5) > views.smoothBelow;
+                return !views.texture.empty() && ringQuantile(views.texture, candidate.quad, chosen[i].quad, 0.5).value_or(0) > views.smoothBelow;
             };
             // Of two near twins (within a tenth of each other's area, the smaller nearly all inside the larger, and
             // parting along one side), the larger one reaches onto the desk when the strip it adds has the desk's
@@ -1239,8 +1251,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // weak lines (under 0.15) and few marks (under 5%): a shadow across the corner of a form, which takes in a rule
         // and a few words of it. (Cards dark enough to pass for shadows carry more marks: at least 5% on the generated
         // sets, with lines of 0.11 or more.) Smaller dark regions are the cells and specks of a surface, which the
-        // judging below deals with. A shadow is darker than what surrounds it all round, if only a little where it
-        // falls on a dark desk (and much more where it falls across a page).
+        // judging below deals with. A shadow is darker than what surrounds it all round (on average by 20 levels, or
+        // along nine tenths of its outline by 5 levels: little where it falls on a dark desk, much where it falls
+        // across a page).
         const auto isShadow = [&](const Candidate &c) {
             if (c.area < 0.04 * lab.total()) return false;
             if (lightnessStep(lab, c.quad) > -20 && lightnessStepQuantile(lab, c.quad, 0.9) > -5) return false;
@@ -1348,7 +1361,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // too small to show as lines (a faded receipt under a thumb).
             const bool palePaper = step >= 50 && j.roughness <= 3 && j.marks >= 0.03;
             // A thumb or a pen over an edge hides it without making the region any less of a document.
-            const double outlined = std::max(j.candidate.score, outlineScoreSeeingPast(views, j.candidate.quad));
+            const double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
             if (outlined < (printedPaper ? 0.55 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper)) continue;
             // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
             // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
