@@ -137,6 +137,20 @@ struct PageReader {
             }
             lap("orientation")
         }
+        if level == .fast, Self.isSlip(width: upright.pixels.width, height: upright.pixels.height) {
+            // A till receipt is one column of often faint print, whose lines Tesseract's layout analysis can lose:
+            // it is read again as one block with the faint print darkened, and the reading with more evidence kept.
+            monitor.span = monitor.span.upperBound...1
+            let first = Self.withoutEdgeNoise(blocks)
+            let asOneBlock = Self.withoutEdgeNoise(
+                try run(upright.pixels.stretched(black: 0.5, white: 0.97), resolution: resolution, region: upright.region,
+                        mode: PSM_SINGLE_BLOCK, choices: wantsChoices))
+            if Self.readsBetter(asOneBlock, than: first) {
+                blocks = asOneBlock
+                mapping.append("kept the reading with faint print darkened, as one block")
+            }
+            lap("alternatives")
+        }
         if level == .accurate {
             let chosen = try bestReading(
                 blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, resolution: resolution,
@@ -238,6 +252,11 @@ struct PageReader {
             request.allowedCharacters.map { $0.contains(rule.character) } ?? true
         }
         return rules.isEmpty ? blocks : RuleLineReader.adding(rules, to: blocks)
+    }
+
+    /// Whether a page of `width` × `height` has a till receipt's shape: its short side under 0.45 of its long side.
+    static func isSlip(width: Int, height: Int) -> Bool {
+        Double(min(width, height)) < 0.45 * Double(max(width, height))
     }
 
     /// The character height (pixels) small print is enlarged to for `accurate`'s extra reading.

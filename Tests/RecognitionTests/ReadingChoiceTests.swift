@@ -4,7 +4,7 @@ import Testing
 
 @testable import DocScanTesseract
 
-/// The pure rule by which `accurate` keeps one of several readings of a page.
+/// The pure rules by which the levels choose among several readings of a page.
 @Suite("Reading choice")
 struct ReadingChoiceTests {
     /// One block holding the given words (text and confidence 0...1) on one line each.
@@ -42,5 +42,13 @@ struct ReadingChoiceTests {
         let barely = Self.reading(Array(repeating: ("total", 0.9), count: 20) + [("a", 0.9)])
         #expect(PageReader.readsBetter(more, than: first))
         #expect(!PageReader.readsBetter(barely, than: first))
+    }
+
+    @Test("A page has a till receipt's shape when its short side is under 0.45 of its long side, either way up")
+    func slipShape() {
+        #expect(PageReader.isSlip(width: 430, height: 1400))
+        #expect(PageReader.isSlip(width: 1400, height: 430))
+        #expect(!PageReader.isSlip(width: 850, height: 1100))  // a letter page
+        #expect(!PageReader.isSlip(width: 500, height: 1000))  // half a sheet, 0.5
     }
 }
