@@ -32,6 +32,10 @@ struct GrayPixels: Sendable {
         self.bytes = bytes
     }
 
+    /// A copy with faint print darkened, as the levels' extra readings use it: ``stretched(black:white:)`` from half
+    /// the paper level to 97% of it.
+    func withFaintPrintDarkened() -> GrayPixels { stretched(black: 0.5, white: 0.97) }
+
     /// A copy with its contrast stretched for faint print: values up to `black` of the paper level become black,
     /// values from `white` of it become white, linearly between. The paper level is the 95th percentile, since paper
     /// covers most of a page.

@@ -138,12 +138,13 @@ struct PageReader {
             lap("orientation")
         }
         if level == .fast, Self.isSlip(width: upright.pixels.width, height: upright.pixels.height) {
-            // A till receipt is one column of often faint print, whose lines Tesseract's layout analysis can lose:
-            // it is read again as one block with the faint print darkened, and the reading with more evidence kept.
+            // A till receipt's lines (an item on the left, its price on the right) in often faint print are one block,
+            // which Tesseract's layout analysis can split into columns and lose lines of: it is read again as one
+            // block with the faint print darkened, and the reading with more evidence kept.
             monitor.span = monitor.span.upperBound...1
             let first = Self.withoutEdgeNoise(blocks)
             let asOneBlock = Self.withoutEdgeNoise(
-                try run(upright.pixels.stretched(black: 0.5, white: 0.97), resolution: resolution, region: upright.region,
+                try run(upright.pixels.withFaintPrintDarkened(), resolution: resolution, region: upright.region,
                         mode: PSM_SINGLE_BLOCK, choices: wantsChoices))
             if Self.readsBetter(asOneBlock, than: first) {
                 blocks = asOneBlock
@@ -298,7 +299,7 @@ struct PageReader {
             monitor.span = (0.3 + share * Double(n))...(0.3 + share * Double(n + 1))
             let factor = rendering.factor
             var input = pixels.scaled(by: factor)
-            if rendering.stretched { input = input.stretched(black: 0.5, white: 0.97) }
+            if rendering.stretched { input = input.withFaintPrintDarkened() }
             let scaledRegion = region.map { Self.scaled($0, by: factor) }
             let blocks = Self.withoutEdgeNoise(
                 Self.scaleBoxes(
