@@ -137,10 +137,14 @@ struct PageReader {
             }
             lap("orientation")
         }
-        if level == .fast, Self.isSlip(width: upright.pixels.width, height: upright.pixels.height) {
+        if level == .fast,
+            Self.isSlip(width: upright.pixels.width, height: upright.pixels.height)
+                || Self.missesPrint(blocks, marksOnPage: glyphs?.count ?? 0)
+        {
             // A till receipt's lines (an item on the left, its price on the right) in often faint print are one block,
-            // which Tesseract's layout analysis can split into columns and lose lines of: it is read again as one
-            // block with the faint print darkened, and the reading with more evidence kept.
+            // which Tesseract's layout analysis can split into columns and lose lines of; it loses most of other
+            // pages now and then too. Such a page is read again as one block with the faint print darkened, and the
+            // reading with more evidence kept.
             monitor.span = monitor.span.upperBound...1
             let first = Self.withoutEdgeNoise(blocks)
             let asOneBlock = Self.withoutEdgeNoise(
@@ -443,8 +447,14 @@ struct PageReader {
     static func isPoor(_ blocks: [RecognizedBlock], marksOnPage: Int = 0) -> Bool {
         let words = blocks.flatMap(\.lines).flatMap(\.words)
         let sure = words.filter { ($0.confidence?.value ?? 0) >= 0.7 }.count
-        let characters = lettersAndDigits(words)
-        return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count || 4 * characters < marksOnPage
+        return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count
+            || missesPrint(blocks, marksOnPage: marksOnPage)
+    }
+
+    /// Whether a reading holds under a quarter as many letters and digits as the page has letter-like marks
+    /// (`marksOnPage`, see ``GrayPixels/glyphs()``): most of the print was not read at all.
+    static func missesPrint(_ blocks: [RecognizedBlock], marksOnPage: Int) -> Bool {
+        4 * lettersAndDigits(blocks.flatMap(\.lines).flatMap(\.words)) < marksOnPage
     }
 
     /// Whether a turned reading replaces the kept one in the orientation trial: it holds text (at least five letters

@@ -51,4 +51,12 @@ struct ReadingChoiceTests {
         #expect(!PageReader.isSlip(width: 850, height: 1100))  // a letter page
         #expect(!PageReader.isSlip(width: 500, height: 1000))  // half a sheet, 0.5
     }
+
+    @Test("A reading misses the print when it holds under a quarter as many letters and digits as the page has marks")
+    func missedPrint() {
+        let reading = Self.reading([("receipt", 0.9), ("total", 0.9), ("12.50", 0.8)])  // 16 letters and digits
+        #expect(PageReader.missesPrint(reading, marksOnPage: 65))
+        #expect(!PageReader.missesPrint(reading, marksOnPage: 64))
+        #expect(PageReader.isPoor(reading, marksOnPage: 65))
+    }
 }
