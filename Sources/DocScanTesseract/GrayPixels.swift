@@ -1,3 +1,4 @@
+import DocScanGeometry
 import DocScanRecognition
 
 /// An 8-bit gray copy of a page that the engine reads, with the scale from page pixels to its pixels.
@@ -122,9 +123,9 @@ struct GrayPixels: Sendable {
     }
 
     /// The characters a page shows, as its dark connected components of letter-like size, measured on a copy at most
-    /// 1200 pixels across: their median height in page pixels, and how many there are (letters that blur or small
-    /// print joins count as one). Nil when the page shows fewer than 20.
-    func glyphs() -> (typicalHeight: Double, count: Int)? {
+    /// 1200 pixels across: their median height in page pixels, how many there are (letters that blur or small print
+    /// joins count as one), and their centres in page pixels. Nil when the page shows fewer than 20.
+    func glyphs() -> (typicalHeight: Double, count: Int, centres: [Point])? {
         let factor = min(1, 1200 / Double(max(width, height)))
         let small = scaled(by: factor)
         let w = small.width, h = small.height
@@ -185,14 +186,18 @@ struct GrayPixels: Sendable {
             }
         }
         var heights: [Int] = []
+        var centres: [Point] = []
         for r in parent.indices where bottom[r] >= 0 {
             let ch = bottom[r] - top[r] + 1, cw = right[r] - left[r] + 1
             // Letters: not specks, not rules or pictures, not much wider than tall unless joined by blur, and not
             // the bars of a barcode (tall and thin: they are darker than faint print and would set the size).
-            if ch >= 3, ch <= h / 8, cw <= 4 * ch, cw >= 1, !(ch >= 12 && ch > 4 * cw) { heights.append(ch) }
+            if ch >= 3, ch <= h / 8, cw <= 4 * ch, cw >= 1, !(ch >= 12 && ch > 4 * cw) {
+                heights.append(ch)
+                centres.append(Point(x: (Double(left[r] + right[r] + 1) / 2) / factor, y: (Double(top[r] + bottom[r] + 1) / 2) / factor))
+            }
         }
         guard heights.count >= 20 else { return nil }
         heights.sort()
-        return (Double(heights[heights.count / 2]) / factor, heights.count)
+        return (Double(heights[heights.count / 2]) / factor, heights.count, centres)
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// The levels are a contract, reported in every result's provenance:
 /// - `fast`: the system's fast LSTM model, the page scaled so its typical characters are about 20 pixels tall (or to
 ///   the minimum text height), no dictionary, an orientation check when the first reading is poor, a page with a till
-///   receipt's shape or whose first reading missed most of its print read again as one block with faint print
+///   receipt's shape or whose first reading missed much of its print read again as one block with faint print
 ///   darkened (the more confident reading kept), no second look.
 /// - `accurate`: the best model found (the user's models folder first), full resolution (very large text is scaled
 ///   down to about 48 pixels), dictionary and custom words, line candidates, a check of the page's orientation when the

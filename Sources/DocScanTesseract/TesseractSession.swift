@@ -140,11 +140,17 @@ struct PageReader {
         if level == .fast,
             Self.isSlip(width: upright.pixels.width, height: upright.pixels.height)
                 || Self.missesPrint(blocks, marksOnPage: glyphs?.count ?? 0)
+                || Self.readShare(of: (glyphs?.centres ?? []).map { centre in
+                    let mark = Rect(x: centre.x * scale, y: centre.y * scale, width: 0, height: 0).turned(
+                        quarterTurns: upright.turns, inWidth: Double(pixels.width), height: Double(pixels.height))
+                    return Point(x: mark.minX, y: mark.minY)
+                }, by: blocks, glyphHeight: (glyphHeight ?? 0) * scale) < 0.5
         {
             // A till receipt's lines (an item on the left, its price on the right) in often faint print are one block,
-            // which Tesseract's layout analysis can split into columns and lose lines of; it loses most of other
-            // pages now and then too. Such a page is read again as one block with the faint print darkened, and the
-            // reading with more evidence kept.
+            // which Tesseract's layout analysis can split into columns and lose lines of; now and then it loses most
+            // lines of other pages too (under half the page's marks on lines it read, or few letters for them).
+            // Such a page is read again as one block with the faint print darkened, and the reading with more
+            // evidence kept.
             monitor.span = monitor.span.upperBound...1
             let first = Self.withoutEdgeNoise(blocks)
             let asOneBlock = Self.withoutEdgeNoise(
@@ -449,6 +455,19 @@ struct PageReader {
         let sure = words.filter { ($0.confidence?.value ?? 0) >= 0.7 }.count
         return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count
             || missesPrint(blocks, marksOnPage: marksOnPage)
+    }
+
+    /// The share of `marks` (the centres of a page's letter-like marks, in the reading's pixels) that lie in the box of
+    /// a line of the reading no taller than three characters of `glyphHeight`; 1 when there are none. Where
+    /// Tesseract's layout analysis lost whole lines, their marks lie outside every line (or inside the tall box of
+    /// noise it read along a shaded edge).
+    static func readShare(of marks: [Point], by blocks: [RecognizedBlock], glyphHeight: Double) -> Double {
+        guard !marks.isEmpty else { return 1 }
+        let boxes = blocks.flatMap(\.lines).map(\.box).filter { $0.height <= 3 * glyphHeight }
+        let read = marks.filter { mark in
+            boxes.contains { mark.x >= $0.minX && mark.x <= $0.maxX && mark.y >= $0.minY && mark.y <= $0.maxY }
+        }
+        return Double(read.count) / Double(marks.count)
     }
 
     /// Whether a reading holds under a quarter as many letters and digits as the page has letter-like marks

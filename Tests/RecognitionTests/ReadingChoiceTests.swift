@@ -59,4 +59,17 @@ struct ReadingChoiceTests {
         #expect(!PageReader.missesPrint(reading, marksOnPage: 64))
         #expect(PageReader.isPoor(reading, marksOnPage: 65))
     }
+
+    @Test("The share of a page's marks that its reading's lines hold counts only lines of text height")
+    func readShareOfMarks() {
+        // Two lines, 30 pixels apart from y = 0, each 20 pixels tall and 100 wide at x = 10 (see `reading`).
+        let reading = Self.reading([("first", 0.9), ("second", 0.9)])
+        let onLines = [Point(x: 50, y: 10), Point(x: 50, y: 40)]
+        let below = [Point(x: 50, y: 100), Point(x: 50, y: 130)]
+        #expect(PageReader.readShare(of: onLines + below, by: reading, glyphHeight: 10) == 0.5)
+        #expect(PageReader.readShare(of: onLines, by: reading, glyphHeight: 10) == 1)
+        // A "line" far taller than the print (noise read along a gutter's shading) holds nothing.
+        #expect(PageReader.readShare(of: onLines, by: reading, glyphHeight: 5) == 0)
+        #expect(PageReader.readShare(of: [], by: reading, glyphHeight: 10) == 1)
+    }
 }
