@@ -140,11 +140,9 @@ struct PageReader {
         if level == .fast,
             Self.isSlip(width: upright.pixels.width, height: upright.pixels.height)
                 || Self.missesPrint(blocks, marksOnPage: glyphs?.count ?? 0)
-                || Self.readShare(of: (glyphs?.centres ?? []).map { centre in
-                    let mark = Rect(x: centre.x * scale, y: centre.y * scale, width: 0, height: 0).turned(
-                        quarterTurns: upright.turns, inWidth: Double(pixels.width), height: Double(pixels.height))
-                    return Point(x: mark.minX, y: mark.minY)
-                }, by: blocks, glyphHeight: (glyphHeight ?? 0) * scale) < 0.5
+                || Self.readShare(
+                    of: Self.placed(glyphs?.centres ?? [], scaledBy: scale, turns: upright.turns, in: pixels),
+                    by: blocks, glyphHeight: (glyphHeight ?? 0) * scale) < 0.5
         {
             // A till receipt's lines (an item on the left, its price on the right) in often faint print are one block,
             // which Tesseract's layout analysis can split into columns and lose lines of; now and then it loses most
@@ -455,6 +453,16 @@ struct PageReader {
         let sure = words.filter { ($0.confidence?.value ?? 0) >= 0.7 }.count
         return words.count < 3 || meanWordConfidence(words) < 0.6 || sure * 2 < words.count
             || missesPrint(blocks, marksOnPage: marksOnPage)
+    }
+
+    /// `points` in page pixels, placed in the pixels a reading was made on: `page` (the page scaled by `scale`)
+    /// turned by `turns` quarter turns.
+    static func placed(_ points: [Point], scaledBy scale: Double, turns: Int, in page: GrayPixels) -> [Point] {
+        points.map { point in
+            let placed = Rect(x: point.x * scale, y: point.y * scale, width: 0, height: 0).turned(
+                quarterTurns: turns, inWidth: Double(page.width), height: Double(page.height))
+            return Point(x: placed.minX, y: placed.minY)
+        }
     }
 
     /// The share of `marks` (the centres of a page's letter-like marks, in the reading's pixels) that lie in the box of

@@ -65,6 +65,17 @@ enum SamplePage {
     static let recognizers = TesseractRecognizer.standard()
     static var fast: TesseractRecognizer { recognizers[0] }
     static var accurate: TesseractRecognizer { recognizers[1] }
+
+    /// The first page of the photo at `path` (from the package root) scanned and read by `recognizer`, and its true
+    /// text from the photo's truth file.
+    static func scanAndRead(_ path: String, with recognizer: TesseractRecognizer) async throws
+        -> (read: RecognizedPage, truth: String)
+    {
+        let photo = root.appendingPathComponent(path)
+        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[0].text)
+        let page = try #require(try DocumentScanner().scan(contentsOf: photo).pages.first)
+        return (try await recognizer.recognize(try page.recognitionInput(), request: RecognitionRequest()), truth)
+    }
 }
 
 @Suite("Tesseract through the whole pipeline", .serialized)
@@ -288,10 +299,8 @@ struct TesseractTests {
     @Test("accurate reads the values inside a form's drawn boxes, which Tesseract's layout analysis drops with the boxes")
     func textInDrawnBoxes() async throws {
         // Seed 31000 form-05 (3 MP, JPEG quality 82 here): a parking permit form on cloth, its fields filled in.
-        let photo = SamplePage.root.appendingPathComponent("Tests/DocScanTests/Fixtures/form-with-filled-boxes.jpg")
-        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[0].text)
-        let page = try #require(try DocumentScanner().scan(contentsOf: photo).pages.first)
-        let read = try await SamplePage.accurate.recognize(try page.recognitionInput(), request: RecognitionRequest())
+        let (read, truth) = try await SamplePage.scanAndRead(
+            "Tests/DocScanTests/Fixtures/form-with-filled-boxes.jpg", with: SamplePage.accurate)
         for value in ["Account Director", "Andrew Turner", "M-976074"] {
             #expect(read.text.contains(value), "\(value) missing from:\n\(read.text)")
         }
@@ -305,10 +314,7 @@ struct TesseractTests {
     func receiptAsOneBlock() async throws {
         // Corpus receipt-02: Tesseract's layout analysis splits the receipt's columns of items and prices and loses
         // lines of its faint print.
-        let photo = SamplePage.root.appendingPathComponent("Calibration/corpus/receipt-02.jpg")
-        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[0].text)
-        let page = try #require(try DocumentScanner().scan(contentsOf: photo).pages.first)
-        let read = try await SamplePage.fast.recognize(try page.recognitionInput(), request: RecognitionRequest())
+        let (read, truth) = try await SamplePage.scanAndRead("Calibration/corpus/receipt-02.jpg", with: SamplePage.fast)
         #expect(read.provenance.levelMapping.contains("as one block"), "\(read.provenance.levelMapping)")
         // Measured: 10.2%, against 26.3% from the first reading alone.
         let rate = TextErrorRate.characters(read.text, truth: truth).rate
