@@ -1357,17 +1357,19 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // shadow over one side).
             const double step = lightnessStep(lab, j.candidate.quad);
             const bool printedPaper = j.lines >= 0.3 && step >= 80;
-            // Smooth, marked stock clearly lighter than the surface is paper even where its print is too faint or
-            // too small to show as lines (a faded receipt under a thumb).
-            const bool palePaper = step >= 50 && j.roughness <= 3 && j.marks >= 0.03;
+            // Smooth, marked stock clearly lighter than the surface (by 40 levels on average, which a shadow across
+            // it or a mid-grey desk leaves) is paper even where its print is too faint or too small to show as lines
+            // (a faded receipt under a thumb, a card with a shadow across it).
+            const bool palePaper = step >= 40 && j.roughness <= 3 && j.marks >= 0.03;
             // A thumb or a pen over an edge hides it without making the region any less of a document.
             const double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
             if (outlined < (printedPaper ? 0.55 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper)) continue;
             // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
             // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
             // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
-            // blurred to find).
-            if ((j.lines < 0.05 || j.marks < 0.012) && step < 80) continue;
+            // blurred to find), or is pale marked stock crisply outlined all round (a card whose small print a shaken
+            // camera blurred past finding lines in it).
+            if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9)) continue;
             // Nor is a speck a fiftieth of the main document's size without clear print (a grain of granite).
             if (j.candidate.area < 0.02 * judged[main].candidate.area && j.lines < 0.2) continue;
             // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
