@@ -1393,6 +1393,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // Two documents that together fill nine tenths of one well-supported outline, each lying wholly inside it,
         // are its parts: the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the
         // fold; a receipt that a phone's shadow cut into a lit and a shadowed part (and a strip too thin to count).
+        // Six tenths are enough when the outline is crisp all round but for what lies across its edge (a card that
+        // a hand's shadow cut into two pieces, the band of shade between them and a thumb over its end in neither).
         for (bool merged = true; merged;) {
             merged = false;
             for (size_t a = 0; a < documents.size() && !merged; ++a) {
@@ -1401,10 +1403,12 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     const double together = first.area + second.area - overlapArea(first.quad, second.quad);
                     const Candidate *whole = nullptr;
                     for (const auto &c : allCandidates) {
-                        if (c.score < 0.75 || together < 0.9 * c.area || together > 1.1 * c.area) continue;
+                        if (together < 0.6 * c.area || together > 1.1 * c.area) continue;
                         if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
                             overlapArea(c.quad, second.quad) < 0.95 * second.area)
                             continue;
+                        const bool fillsIt = together >= 0.9 * c.area;
+                        if (fillsIt ? c.score < 0.75 : outlineScoreSeeingPast(views, c.quad) < 0.9) continue;
                         if (!whole || c.score > whole->score) whole = &c;
                     }
                     if (!whole) continue;
