@@ -10,6 +10,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <cmath>
+#include <optional>
 
 using docscan::fail;
 using docscan::guarded;
@@ -181,30 +182,70 @@ std::vector<cv::Point2f> horizontalEdges(const cv::Mat &ink, bool bottom, size_t
     return inkPoints(ink & ~neighbour, limit);
 }
 
-/// Log-evidence that text whose lines run at `radians` (nearly horizontal) in `ink` is upright rather than upside
-/// down. Two cues add up: capitals, digits and ascenders put more ink above the x-height band than descenders put
-/// below it; and letters' bottom edges line up on the baseline, while their top edges split between the x-height and
-/// the ascender line, so bottom edges project more sharply.
-double uprightEvidence(const cv::Mat &ink, double radians) {
+/// The sharpest angle for `points` within 3° of `centre`, in steps of a quarter degree.
+double refinedAngle(const std::vector<cv::Point2f> &points, double centre) {
+    Direction best{centre, -1};
+    double origin;
+    for (double degrees = -3; degrees <= 3.001; degrees += 0.25) {
+        const double radians = centre + degrees * CV_PI / 180;
+        const double score = sharpness(project(points, radians, origin), points.size());
+        if (score > best.score) best = {radians, score};
+    }
+    return best.radians;
+}
+
+/// Log-evidence from the shapes of letters that text whose lines run at `radians` (nearly horizontal) in `ink` is
+/// upright rather than upside down, or nothing when there is too little ink or none above the line cores. Two cues add
+/// up: capitals, digits and ascenders put more ink above the x-height band than descenders put below it; and letters'
+/// bottom edges line up on the baseline, while their top edges split between the x-height and the ascender line, so
+/// bottom edges project more sharply.
+std::optional<double> letterShapeEvidence(const cv::Mat &ink, double radians) {
     const auto points = inkPoints(ink, 30000);
     const auto bottoms = horizontalEdges(ink, true, 30000), tops = horizontalEdges(ink, false, 30000);
-    if (points.size() < 300 || bottoms.size() < 100 || tops.size() < 100) return 0;
+    if (points.size() < 300 || bottoms.size() < 100 || tops.size() < 100) return std::nullopt;
     double origin;
     double above, below;
     ascenderBalance(project(points, radians, origin), above, below);
-    // Till receipts, long and narrow, print in capitals and digits that give the two cues below little to go on; but
-    // they put their largest line, the shop's name, at the top.
-    double heading = 0;
-    if (static_cast<double>(ink.cols) / ink.rows < 0.55) heading = 0.5 * headingPosition(project(points, radians, origin));
     // No ink at all above the line cores: capitals and digits only (labels, codes), whose shapes do not tell up from
     // down (a Q's tail or a slash below the baseline reads as descenders), so neither cue is trusted. Text with
     // lower case always has some: ascenders when upright, descenders when upside down.
-    if (above < 0.002 * points.size()) return heading;
+    if (above < 0.002 * points.size()) return std::nullopt;
     // A handful of pixels beyond the cores is noise, not ascenders: the cue counts in full from 1% of the ink.
     const double mass = std::log((above + 1) / (below + 1)) * std::min(1.0, (above + below) / (0.01 * points.size()));
     const double edges = std::log(sharpness(project(bottoms, radians, origin), bottoms.size()) /
                                   sharpness(project(tops, radians, origin), tops.size()));
-    return mass + edges + heading;
+    return mass + edges;
+}
+
+/// Log-evidence that text whose lines run at `radians` (nearly horizontal) in `ink` is upright rather than upside
+/// down: the ``letterShapeEvidence`` of each quarter of the page at its own angle, averaged by ink, and for a till
+/// receipt where its heading sits. Lines are straight only locally: the two pages of a spread lean different ways and a
+/// curled page bends its lines, so that projected at one angle over the whole page the x-height band blurs, and the
+/// cues with it. A page whose quarters hold too little ink is judged whole.
+double uprightEvidence(const cv::Mat &ink, double radians) {
+    const auto points = inkPoints(ink, 30000);
+    if (points.size() < 300) return 0;
+    // Till receipts, long and narrow, print in capitals and digits that give the letter shapes little to go on; but
+    // they put their largest line, the shop's name, at the top.
+    double heading = 0, origin;
+    const bool slip = static_cast<double>(ink.cols) / ink.rows < 0.55;
+    if (slip) heading = 0.5 * headingPosition(project(points, radians, origin));
+    double weighted = 0, weight = 0;
+    int judged = 0;
+    for (int row = 0; row < 2 && !slip; ++row) {
+        for (int column = 0; column < 2; ++column) {
+            const cv::Rect quarter(column * ink.cols / 2, row * ink.rows / 2, ink.cols / 2, ink.rows / 2);
+            const cv::Mat tile = ink(quarter);
+            const auto tilePoints = inkPoints(tile, 10000);
+            if (tilePoints.size() < 1000) continue;
+            if (const auto evidence = letterShapeEvidence(tile, refinedAngle(tilePoints, radians))) {
+                const double amount = static_cast<double>(cv::countNonZero(tile));
+                weighted += *evidence * amount, weight += amount, ++judged;
+            }
+        }
+    }
+    if (judged >= 3) return weighted / weight + heading;
+    return letterShapeEvidence(ink, radians).value_or(0) + heading;
 }
 
 }  // namespace
