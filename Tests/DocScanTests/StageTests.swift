@@ -200,6 +200,32 @@ struct TextLayoutTests {
         #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == 0, "turned over, it stays as given: \(layout)")
     }
 
+    @Test("Both pages of a spread that lean different ways are turned upright, in reading order", arguments: 1..<4)
+    func turnedSpread(_ turns: Int) throws {
+        // Corpus spread-05: its pages lean about a degree apart. Judged over the whole spread at one angle, the
+        // x-height bands blurred and the spread came out upside down when the photo was turned by half or quarter
+        // turns; each quarter of the page is now judged at its own angle.
+        var loaded = try ImageLoader().load(contentsOf: TestData.corpus.appendingPathComponent("spread-05.jpg"))
+        let upright = try DocumentScanner().scan(loaded)
+        #expect(upright.pages.map(\.rotation) == [0, 0])
+        loaded.image = try loaded.image.rotated(quarterTurns: turns)
+        let turned = try DocumentScanner().scan(loaded)
+        #expect(turned.pages.map(\.rotation) == [90 * turns, 90 * turns])
+        // The left page still comes first: each page's centre is the upright page's, turned with the photo.
+        func centre(_ quad: Quad) -> Point {
+            Point(x: quad.corners.map(\.x).reduce(0, +) / 4, y: quad.corners.map(\.y).reduce(0, +) / 4)
+        }
+        var size = (width: Double(upright.width), height: Double(upright.height))
+        var centres = upright.pages.map { centre($0.quad) }
+        for _ in 0..<turns {  // a quarter turn clockwise takes (x, y) to (height - 1 - y, x)
+            centres = centres.map { Point(x: size.height - 1 - $0.y, y: $0.x) }
+            size = (size.height, size.width)
+        }
+        for (page, expected) in zip(turned.pages, centres) {
+            #expect(centre(page.quad).distance(to: expected) < 20, "page \(page.index): \(centre(page.quad)), expected \(expected)")
+        }
+    }
+
     @Test("Residual skew is measured to a few tenths of a degree", arguments: [-8.0, -3.0, 1.5, 6.0])
     func skew(_ degrees: Double) throws {
         let page = try #require(Self.flatPage)
