@@ -1363,7 +1363,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             const bool palePaper = step >= 40 && j.roughness <= 3 && j.marks >= 0.03;
             // A thumb or a pen over an edge hides it without making the region any less of a document.
             const double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
-            if (outlined < (printedPaper ? 0.55 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper)) continue;
+            // On a pale desk paper barely steps, but smooth stock with a card's share of marks, lighter than the desk
+            // and outlined nearly all round, is paper too.
+            const bool markedStock = step > 0 && j.roughness <= 1 && j.marks >= 0.03 && j.marks <= 0.3 && outlined >= 0.85;
+            if (outlined < (printedPaper ? 0.55 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper && !markedStock)) continue;
             // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
             // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
             // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
