@@ -394,6 +394,22 @@ std::optional<Quad> joinedAlongSharedSide(const Quad &a, const Quad &b, double t
     return std::nullopt;
 }
 
+/// How many corners of `piece` lie on the outline of `whole`, within `tolerance` of one of its sides.
+int cornersOnOutline(const Quad &piece, const Quad &whole, double tolerance) {
+    const auto distanceToSide = [](cv::Point2d p, cv::Point2d a, cv::Point2d b) {
+        const cv::Point2d ab = b - a;
+        const double t = std::clamp((p - a).dot(ab) / std::max(1e-12, ab.dot(ab)), 0.0, 1.0);
+        return cv::norm(p - (a + ab * t));
+    };
+    int on = 0;
+    for (const auto &corner : piece) {
+        bool near = false;
+        for (int side = 0; side < 4 && !near; ++side) near = distanceToSide(corner, whole[side], whole[(side + 1) % 4]) <= tolerance;
+        on += near;
+    }
+    return on;
+}
+
 /// The area two convex quads share: `b` clipped by each side of `a` in turn (Sutherland-Hodgman), in doubles.
 /// (OpenCV's intersectConvexConvex returns 0 when a corner of one lies on a side of the other, which outlines found
 /// from the same edges often do.)
@@ -1357,16 +1373,16 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // shadow over one side).
             const double step = lightnessStep(lab, j.candidate.quad);
             const bool printedPaper = j.lines >= 0.3 && step >= 80;
-            // Smooth, marked stock clearly lighter than the surface (by 40 levels on average, which a shadow across
-            // it or a mid-grey desk leaves) is paper even where its print is too faint or too small to show as lines
-            // (a faded receipt under a thumb, a card with a shadow across it).
+            // Smooth, marked stock clearly lighter than the surface (by at least 40 levels on average, to which a
+            // shadow across it or a mid-grey desk can cut the step) is paper even where its print is too faint or too
+            // small to show as lines (a faded receipt under a thumb, a card with a shadow across it).
             const bool palePaper = step >= 40 && j.roughness <= 3 && j.marks >= 0.03;
             // A thumb or a pen over an edge hides it without making the region any less of a document.
             const double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
-            // On a pale desk paper barely steps, but smooth stock with a card's share of marks, lighter than the desk
-            // and outlined nearly all round, is paper too.
-            const bool markedStock = step > 0 && j.roughness <= 1 && j.marks >= 0.03 && j.marks <= 0.3 && outlined >= 0.85;
-            if (outlined < (printedPaper ? 0.55 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper && !markedStock)) continue;
+            // Paper that barely steps from the desk (a pale desk), smooth, with a card's share of marks, and outlined
+            // nearly all round, is paper too, with weak lines of print (it still needs some: see below).
+            const bool faintlySteppingCard = step > 0 && j.roughness <= 1 && j.marks >= 0.03 && j.marks <= 0.3 && outlined >= 0.85;
+            if (outlined < (printedPaper ? 0.55 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper && !faintlySteppingCard)) continue;
             // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
             // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
             // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
@@ -1382,8 +1398,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             });
             if (overlapsTaken) continue;
             // One document cut in two along a line across it is put back together. The two outlines meet within a
-            // hundredth of the photo: a shadow's soft edge leaves a seam a few pixels wide between the lit piece and
-            // the shaded one.
+            // hundredth of the working image's longer side: a shadow's soft edge leaves a seam a few pixels wide
+            // between the lit piece and the shaded one.
             bool joined = false;
             for (auto &d : documents) {
                 const double tolerance = 0.01 * std::max(small.cols, small.rows);
@@ -1398,26 +1414,34 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // Two documents that together fill nine tenths of one well-supported outline, each lying wholly inside it,
         // are its parts: the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the
         // fold; a receipt that a phone's shadow cut into a lit and a shadowed part (and a strip too thin to count).
-        // Six tenths are enough when the outline is crisp all round but for what lies across its edge (a card that
-        // a hand's shadow cut into two pieces, the band of shade between them and a thumb over its end in neither).
+        // Six tenths are enough when the outline is crisp all round but for what lies across its edge and each piece
+        // reaches it with three of its corners (a card that a hand's shadow cut into two pieces, the band of shade
+        // between them and a thumb over its end in neither); two documents inside a patch of the desk do not.
         for (bool merged = true; merged;) {
             merged = false;
             for (size_t a = 0; a < documents.size() && !merged; ++a) {
                 for (size_t b = a + 1; b < documents.size() && !merged; ++b) {
                     const Candidate &first = documents[a], &second = documents[b];
                     const double together = first.area + second.area - overlapArea(first.quad, second.quad);
-                    const Candidate *whole = nullptr;
+                    std::optional<Candidate> whole;
                     for (const auto &c : allCandidates) {
                         if (together < 0.6 * c.area || together > 1.1 * c.area) continue;
                         if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
                             overlapArea(c.quad, second.quad) < 0.95 * second.area)
                             continue;
-                        const bool fillsIt = together >= 0.9 * c.area;
-                        if (fillsIt ? c.score < 0.75 : outlineScoreSeeingPast(views, c.quad) < 0.9) continue;
-                        if (!whole || c.score > whole->score) whole = &c;
+                        double score = c.score;
+                        if (together < 0.9 * c.area) {
+                            const double reach = 0.03 * std::sqrt(c.area);
+                            if (cornersOnOutline(first.quad, c.quad, reach) < 3 || cornersOnOutline(second.quad, c.quad, reach) < 3) continue;
+                            score = std::max(score, outlineScoreSeeingPast(views, c.quad));
+                            if (score < 0.9) continue;
+                        } else if (score < 0.75) {
+                            continue;
+                        }
+                        if (!whole || score > whole->score) whole = Candidate{c.quad, score, c.area};
                     }
                     if (!whole) continue;
-                    documents[a] = Candidate{whole->quad, whole->score, whole->area};
+                    documents[a] = *whole;
                     documents.erase(documents.begin() + static_cast<ptrdiff_t>(b));
                     merged = true;
                 }

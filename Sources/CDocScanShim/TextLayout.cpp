@@ -4,7 +4,8 @@
 // sharpest (most concentrated) when it runs exactly across the lines. Trying both the horizontal and the vertical family
 // of angles tells whether the lines run across or down the image. Upright against upside down: in Latin, Greek and
 // Cyrillic text, capitals, digits and ascenders put more ink above the x-height band than descenders put below it, and
-// letters' bottom edges line up on the baseline while their tops split between two heights (see uprightEvidence).
+// letters' bottom edges line up on the baseline while their tops split between two heights (see letterShapeEvidence),
+// judged on each quarter of the page at its own angle (see uprightEvidence).
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -91,21 +92,21 @@ struct Direction {
     double score;
 };
 
-Direction bestAngle(const std::vector<cv::Point2f> &points, double centre) {
-    Direction best{centre, -1};
+/// The sharpest of the angles `centre` ± `span` degrees, in steps of `step` degrees, starting from `best`.
+Direction sweep(const std::vector<cv::Point2f> &points, double centre, double span, double step, Direction best) {
     double origin;
-    for (double degrees = -12; degrees <= 12.001; degrees += 1) {
+    for (double degrees = -span; degrees <= span + 1e-3; degrees += step) {
         const double radians = centre + degrees * CV_PI / 180;
         const double score = sharpness(project(points, radians, origin), points.size());
         if (score > best.score) best = {radians, score};
     }
-    const double coarse = best.radians;
-    for (double degrees = -1; degrees <= 1.001; degrees += 0.1) {
-        const double radians = coarse + degrees * CV_PI / 180;
-        const double score = sharpness(project(points, radians, origin), points.size());
-        if (score > best.score) best = {radians, score};
-    }
     return best;
+}
+
+/// The angle within 12° of `centre` across which `points` project most sharply: whole degrees, then tenths.
+Direction bestAngle(const std::vector<cv::Point2f> &points, double centre) {
+    const Direction coarse = sweep(points, centre, 12, 1, {centre, -1});
+    return sweep(points, coarse.radians, 1, 0.1, coarse);
 }
 
 /// Ink above the x-height band and ink below it, summed over the text lines of a projection (rows top to bottom).
@@ -174,34 +175,32 @@ double headingPosition(const std::vector<double> &bins) {
     return 1 - 2 * centre / bins.size();
 }
 
-/// Ink pixels whose neighbour below is paper (bottom edges), or above (top edges), as points.
-std::vector<cv::Point2f> horizontalEdges(const cv::Mat &ink, bool bottom, size_t limit) {
+/// The ink pixels whose neighbour below is paper (bottom edges), or above (top edges), as a mask.
+cv::Mat horizontalEdges(const cv::Mat &ink, bool bottom) {
     cv::Mat neighbour = cv::Mat::zeros(ink.size(), CV_8U);
     const cv::Rect from(0, bottom ? 1 : 0, ink.cols, ink.rows - 1), to(0, bottom ? 0 : 1, ink.cols, ink.rows - 1);
     ink(from).copyTo(neighbour(to));
-    return inkPoints(ink & ~neighbour, limit);
+    return ink & ~neighbour;
 }
 
-/// The sharpest angle for `points` within 3° of `centre`, in steps of a quarter degree.
-double refinedAngle(const std::vector<cv::Point2f> &points, double centre) {
-    Direction best{centre, -1};
-    double origin;
-    for (double degrees = -3; degrees <= 3.001; degrees += 0.25) {
-        const double radians = centre + degrees * CV_PI / 180;
-        const double score = sharpness(project(points, radians, origin), points.size());
-        if (score > best.score) best = {radians, score};
-    }
-    return best.radians;
-}
+/// Ink with its letters' bottom and top edges (see ``horizontalEdges``), found on the whole page: a piece cut from it
+/// keeps them, where finding them on the piece would make edges of the ink along its cut.
+struct LetterEdges {
+    cv::Mat ink, bottoms, tops;
 
-/// Log-evidence from the shapes of letters that text whose lines run at `radians` (nearly horizontal) in `ink` is
+    explicit LetterEdges(const cv::Mat &page) : ink(page), bottoms(horizontalEdges(page, true)), tops(horizontalEdges(page, false)) {}
+    LetterEdges(const LetterEdges &page, const cv::Rect &piece) : ink(page.ink(piece)), bottoms(page.bottoms(piece)), tops(page.tops(piece)) {}
+};
+
+/// Log-evidence from the shapes of letters that text whose lines run at `radians` (nearly horizontal) in `letters` is
 /// upright rather than upside down, or nothing when there is too little ink or none above the line cores. Two cues add
 /// up: capitals, digits and ascenders put more ink above the x-height band than descenders put below it; and letters'
 /// bottom edges line up on the baseline, while their top edges split between the x-height and the ascender line, so
-/// bottom edges project more sharply.
-std::optional<double> letterShapeEvidence(const cv::Mat &ink, double radians) {
-    const auto points = inkPoints(ink, 30000);
-    const auto bottoms = horizontalEdges(ink, true, 30000), tops = horizontalEdges(ink, false, 30000);
+/// bottom edges project more sharply. (In a piece cut from a page, the lines its cut crosses lose their ascenders or
+/// descenders; leaving its first and last lines out turned more forms wrong than it righted.)
+std::optional<double> letterShapeEvidence(const LetterEdges &letters, double radians) {
+    const auto points = inkPoints(letters.ink, 30000);
+    const auto bottoms = inkPoints(letters.bottoms, 30000), tops = inkPoints(letters.tops, 30000);
     if (points.size() < 300 || bottoms.size() < 100 || tops.size() < 100) return std::nullopt;
     double origin;
     double above, below;
@@ -218,34 +217,40 @@ std::optional<double> letterShapeEvidence(const cv::Mat &ink, double radians) {
 }
 
 /// Log-evidence that text whose lines run at `radians` (nearly horizontal) in `ink` is upright rather than upside
-/// down: the ``letterShapeEvidence`` of each quarter of the page at its own angle, averaged by ink, and for a till
-/// receipt where its heading sits. Lines are straight only locally: the two pages of a spread lean different ways and a
-/// curled page bends its lines, so that projected at one angle over the whole page the x-height band blurs, and the
-/// cues with it. A page whose quarters hold too little ink is judged whole.
+/// down. Lines are straight only locally: the two pages of a spread lean different ways and a curled page bends its
+/// lines, so that projected at one angle over the whole page the x-height band blurs, and the letter shapes' cues with
+/// it. So the ``letterShapeEvidence`` of each quarter of the page is taken at the quarter's own angle (within 3° of the
+/// page's) and averaged by ink; the page is judged whole when fewer than three quarters give any (too little ink in
+/// them, or none above the line cores). A till receipt, long and narrow, is judged whole, and where its heading sits
+/// counts too.
 double uprightEvidence(const cv::Mat &ink, double radians) {
-    const auto points = inkPoints(ink, 30000);
-    if (points.size() < 300) return 0;
-    // Till receipts, long and narrow, print in capitals and digits that give the letter shapes little to go on; but
-    // they put their largest line, the shop's name, at the top.
-    double heading = 0, origin;
+    if (cv::countNonZero(ink) < 300) return 0;
+    const LetterEdges page(ink);
     const bool slip = static_cast<double>(ink.cols) / ink.rows < 0.55;
-    if (slip) heading = 0.5 * headingPosition(project(points, radians, origin));
+    if (slip) {
+        // Receipts print in capitals and digits that give the letter shapes little to go on; but they put their
+        // largest line, the shop's name, at the top.
+        double origin;
+        const double heading = 0.5 * headingPosition(project(inkPoints(ink, 30000), radians, origin));
+        return letterShapeEvidence(page, radians).value_or(0) + heading;
+    }
     double weighted = 0, weight = 0;
     int judged = 0;
-    for (int row = 0; row < 2 && !slip; ++row) {
+    for (int row = 0; row < 2; ++row) {
         for (int column = 0; column < 2; ++column) {
             const cv::Rect quarter(column * ink.cols / 2, row * ink.rows / 2, ink.cols / 2, ink.rows / 2);
-            const cv::Mat tile = ink(quarter);
-            const auto tilePoints = inkPoints(tile, 10000);
-            if (tilePoints.size() < 1000) continue;
-            if (const auto evidence = letterShapeEvidence(tile, refinedAngle(tilePoints, radians))) {
-                const double amount = static_cast<double>(cv::countNonZero(tile));
+            const LetterEdges piece(page, quarter);
+            const auto points = inkPoints(piece.ink, 10000);
+            if (points.size() < 1000) continue;
+            const double angle = sweep(points, radians, 3, 0.25, {radians, -1}).radians;
+            if (const auto evidence = letterShapeEvidence(piece, angle)) {
+                const double amount = static_cast<double>(cv::countNonZero(piece.ink));
                 weighted += *evidence * amount, weight += amount, ++judged;
             }
         }
     }
-    if (judged >= 3) return weighted / weight + heading;
-    return letterShapeEvidence(ink, radians).value_or(0) + heading;
+    if (judged >= 3) return weighted / weight;
+    return letterShapeEvidence(page, radians).value_or(0);
 }
 
 }  // namespace
