@@ -21,8 +21,9 @@ namespace {
 /// Ink of a page as a binary mask at about 1000 pixels: the page is divided by its paper brightness and thresholded
 /// with Otsu's method (a fixed threshold loses faint and blurred strokes, thin ascenders first). A margin of 1/30 of each
 /// side is cleared, where a sliver of background or the page edge may remain. Pictures and large blocks (big in both
-/// directions) and specks are dropped; long thin shapes stay, since blur and small print merge words into them.
-cv::Mat inkMask(const cv::Mat &page) {
+/// directions) and specks are dropped; long thin shapes stay, since blur and small print merge words into them. Pixels
+/// darker than `faintest` (of the paper's 255) count as ink too, where Otsu's threshold is lower.
+cv::Mat inkMask(const cv::Mat &page, double faintest = 0) {
     cv::Mat small;
     docscan::downscale(docscan::gray(page), ds_analysis_size(page.cols, page.rows), small);
     const int kernel = std::max(9, (std::max(small.cols, small.rows) / 60) | 1);
@@ -39,6 +40,7 @@ cv::Mat inkMask(const cv::Mat &page) {
     const double level = cv::threshold(flat(interior), inside, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
     // A blank page has no ink: Otsu then splits paper noise, which stays close to white.
     if (level > 235) return ink;
+    if (faintest > level) cv::threshold(flat(interior), inside, faintest, 255, cv::THRESH_BINARY_INV);
     inside.copyTo(ink(interior));
     cv::Mat labels, stats, centroids;
     const int count = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
@@ -222,8 +224,10 @@ std::optional<double> letterShapeEvidence(const LetterEdges &letters, double rad
 /// it. So the ``letterShapeEvidence`` of each quarter of the page is taken at the quarter's own angle (within 3° of the
 /// page's) and averaged by ink; the page is judged whole when fewer than three quarters give any (too little ink in
 /// them, or none above the line cores). A till receipt, long and narrow, is judged whole, and where its heading sits
-/// counts too.
-double uprightEvidence(const cv::Mat &ink, double radians) {
+/// counts too; its thin print, often faded, stays lighter than its bold heading, totals and barcode, between which
+/// Otsu's threshold falls, so both its cues are taken from `faintInk` (see ``inkMask``), unless `ink` shows capitals
+/// and digits only.
+double uprightEvidence(const cv::Mat &ink, const cv::Mat &faintInk, double radians) {
     if (cv::countNonZero(ink) < 300) return 0;
     const LetterEdges page(ink);
     const bool slip = static_cast<double>(ink.cols) / ink.rows < 0.55;
@@ -231,8 +235,11 @@ double uprightEvidence(const cv::Mat &ink, double radians) {
         // Receipts print in capitals and digits that give the letter shapes little to go on; but they put their
         // largest line, the shop's name, at the top.
         double origin;
-        const double heading = 0.5 * headingPosition(project(inkPoints(ink, 30000), radians, origin));
-        return letterShapeEvidence(page, radians).value_or(0) + heading;
+        const double heading = 0.5 * headingPosition(project(inkPoints(faintInk, 30000), radians, origin));
+        // The faint ink's halos round capitals would pass for ascenders: a label in capitals and digits stays as it is.
+        const auto bold = letterShapeEvidence(page, radians);
+        const double shapes = bold ? letterShapeEvidence(LetterEdges(faintInk), radians).value_or(*bold) : 0;
+        return shapes + heading;
     }
     double weighted = 0, weight = 0;
     int judged = 0;
@@ -332,7 +339,11 @@ int32_t ds_analysis_size(int32_t width, int32_t height) {
 ds_status ds_analyze_text_layout(const ds_image *page, ds_text_layout *out) {
     *out = {0, 0, 0, 0};
     return guarded("analyze_text_layout", [&]() -> ds_status {
-        const cv::Mat ink = inkMask(darkPrintOnLightPaper(page->mat));
+        const cv::Mat dark = darkPrintOnLightPaper(page->mat);
+        const cv::Mat ink = inkMask(dark);
+        // A till receipt's thin print is judged in fainter ink too (see uprightEvidence).
+        const bool slip = std::min(page->mat.cols, page->mat.rows) < 0.55 * std::max(page->mat.cols, page->mat.rows);
+        const cv::Mat faintInk = slip ? inkMask(dark, 215) : ink;
         const auto points = inkPoints(ink, 30000);
         if (points.size() < 300) return DS_OK;
         const Direction across = bestAngle(points, 0);
@@ -344,11 +355,12 @@ ds_status ds_analyze_text_layout(const ds_image *page, ds_text_layout *out) {
         // which lines that ran at π/2 + θ run at θ.
         double evidence;
         if (vertical) {
-            cv::Mat turned;
+            cv::Mat turned, turnedFaint;
             cv::rotate(ink, turned, cv::ROTATE_90_CLOCKWISE);
-            evidence = uprightEvidence(turned, chosen.radians - CV_PI / 2);
+            cv::rotate(faintInk, turnedFaint, cv::ROTATE_90_CLOCKWISE);
+            evidence = uprightEvidence(turned, turnedFaint, chosen.radians - CV_PI / 2);
         } else {
-            evidence = uprightEvidence(ink, chosen.radians);
+            evidence = uprightEvidence(ink, faintInk, chosen.radians);
         }
         const int quarterTurns = vertical ? (evidence >= 0 ? 1 : 3) : (evidence >= 0 ? 0 : 2);
         const double residual = chosen.radians - (vertical ? CV_PI / 2 : 0);

@@ -200,6 +200,16 @@ struct TextLayoutTests {
         #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == 0, "turned over, it stays as given: \(layout)")
     }
 
+    @Test("A till receipt is turned upright by its thin, faint print, not only its bold lines", arguments: [0, 2])
+    func faintReceipt(_ turns: Int) throws {
+        // Seed 33000 receipt-01, flattened upside down by the scanner (gray, JPEG quality 70): thin item lines beside a
+        // bold heading, totals and a barcode. Otsu's threshold fell between the two and kept only the bold ones, and
+        // the receipt was left upside down.
+        let receipt = try ImageLoader().load(contentsOf: TestData.fixture("faint-receipt-upside-down.jpg")).image
+        let layout = try TextLayoutAnalyzer().analyze(receipt.rotated(quarterTurns: turns))
+        #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+    }
+
     @Test("Both pages of a spread that lean different ways are turned upright, in reading order", arguments: 1..<4)
     func turnedSpread(_ turns: Int) throws {
         // Corpus spread-05: its pages lean about a degree apart. Judged over the whole spread at one angle, the
