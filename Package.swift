@@ -80,7 +80,7 @@ let package = Package(
             dependencies: [
                 "DocScan", "DocScanPlugins", "DocScanRecognition", "DocScanRecognitionTestKit", "DocScanTesseract", "GlyphRecognizer",
             ], exclude: ["Fixtures"]),
-        .testTarget(name: "docscanTests", dependencies: ["docscan", "DocScan"], exclude: ["Fixtures"]),
+        .testTarget(name: "docscanTests", dependencies: ["docscan", "DocScan"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
