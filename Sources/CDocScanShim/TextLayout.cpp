@@ -18,12 +18,37 @@ using docscan::guarded;
 
 namespace {
 
-/// Ink of a page as a binary mask at about 1000 pixels: the page is divided by its paper brightness and thresholded
-/// with Otsu's method (a fixed threshold loses faint and blurred strokes, thin ascenders first). A margin of 1/30 of each
-/// side is cleared, where a sliver of background or the page edge may remain. Pictures and large blocks (big in both
-/// directions) and specks are dropped; long thin shapes stay, since blur and small print merge words into them. Pixels
-/// darker than `faintest` (of the paper's 255) count as ink too, where Otsu's threshold is lower.
-cv::Mat inkMask(const cv::Mat &page, double faintest = 0) {
+/// `mask` without pictures and large blocks (components over `largest` pixels in both directions) and specks (under 3
+/// pixels); long thin shapes stay, since blur and small print merge words into them.
+cv::Mat withoutBlocksAndSpecks(const cv::Mat &mask, int largest) {
+    cv::Mat labels, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
+    std::vector<uchar> keep(count, 0);
+    for (int i = 1; i < count; ++i) {
+        const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+        const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+        keep[i] = area >= 3 && (w < largest || h < largest);
+    }
+    cv::Mat kept(mask.size(), CV_8U);
+    for (int y = 0; y < kept.rows; ++y) {
+        const int *label = labels.ptr<int>(y);
+        uchar *row = kept.ptr<uchar>(y);
+        for (int x = 0; x < kept.cols; ++x) row[x] = keep[label[x]] ? 255 : 0;
+    }
+    return kept;
+}
+
+/// A page's ink (see ``inkMask``), and the same thresholded at `faintest` (of the paper's 255) where Otsu's threshold
+/// is lower: pixels that dark count as ink too. The second is the first when `faintest` adds nothing.
+struct Ink {
+    cv::Mat mask, faint;
+};
+
+/// Ink of a page as binary masks at about 1000 pixels: the page is divided by its paper brightness and thresholded
+/// with Otsu's method (a fixed threshold loses faint and blurred strokes, thin ascenders first), and at `faintest`
+/// (see ``Ink``). A margin of 1/30 of each side is cleared, where a sliver of background or the page edge may remain.
+/// Pictures, large blocks and specks are dropped (see ``withoutBlocksAndSpecks``).
+Ink inkMasks(const cv::Mat &page, double faintest) {
     cv::Mat small;
     docscan::downscale(docscan::gray(page), ds_analysis_size(page.cols, page.rows), small);
     const int kernel = std::max(9, (std::max(small.cols, small.rows) / 60) | 1);
@@ -34,30 +59,31 @@ cv::Mat inkMask(const cv::Mat &page, double faintest = 0) {
     cv::divide(small, cv::max(background, 1), flat, 255.0);
     const int mx = small.cols / 30, my = small.rows / 30;
     const cv::Rect interior(mx, my, small.cols - 2 * mx, small.rows - 2 * my);
-    cv::Mat ink = cv::Mat::zeros(small.size(), CV_8U);
-    if (interior.width < 8 || interior.height < 8) return ink;
+    const cv::Mat none = cv::Mat::zeros(small.size(), CV_8U);
+    if (interior.width < 8 || interior.height < 8) return {none, none};
     cv::Mat inside;
     const double level = cv::threshold(flat(interior), inside, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
     // A blank page has no ink: Otsu then splits paper noise, which stays close to white.
-    if (level > 235) return ink;
-    if (faintest > level) cv::threshold(flat(interior), inside, faintest, 255, cv::THRESH_BINARY_INV);
-    inside.copyTo(ink(interior));
-    cv::Mat labels, stats, centroids;
-    const int count = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+    if (level > 235) return {none, none};
     const int largest = std::max(small.cols, small.rows) / 10;
-    std::vector<uchar> keep(count, 0);
-    for (int i = 1; i < count; ++i) {
-        const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
-        const int area = stats.at<int>(i, cv::CC_STAT_AREA);
-        keep[i] = area >= 3 && (w < largest || h < largest);
-    }
-    for (int y = 0; y < ink.rows; ++y) {
-        const int *label = labels.ptr<int>(y);
-        uchar *row = ink.ptr<uchar>(y);
-        for (int x = 0; x < ink.cols; ++x) row[x] = keep[label[x]] ? 255 : 0;
+    const auto kept = [&](const cv::Mat &thresholded) {
+        cv::Mat ink = none.clone();
+        thresholded.copyTo(ink(interior));
+        return withoutBlocksAndSpecks(ink, largest);
+    };
+    Ink ink;
+    ink.mask = kept(inside);
+    if (faintest > level) {
+        cv::threshold(flat(interior), inside, faintest, 255, cv::THRESH_BINARY_INV);
+        ink.faint = kept(inside);
+    } else {
+        ink.faint = ink.mask;
     }
     return ink;
 }
+
+/// Ink of a page as a binary mask at about 1000 pixels, thresholded with Otsu's method (see ``inkMasks``).
+cv::Mat inkMask(const cv::Mat &page) { return inkMasks(page, 0).mask; }
 
 std::vector<cv::Point2f> inkPoints(const cv::Mat &ink, size_t limit) {
     std::vector<cv::Point> all;
@@ -339,11 +365,9 @@ int32_t ds_analysis_size(int32_t width, int32_t height) {
 ds_status ds_analyze_text_layout(const ds_image *page, ds_text_layout *out) {
     *out = {0, 0, 0, 0};
     return guarded("analyze_text_layout", [&]() -> ds_status {
-        const cv::Mat dark = darkPrintOnLightPaper(page->mat);
-        const cv::Mat ink = inkMask(dark);
         // A till receipt's thin print is judged in fainter ink too (see uprightEvidence).
         const bool slip = std::min(page->mat.cols, page->mat.rows) < 0.55 * std::max(page->mat.cols, page->mat.rows);
-        const cv::Mat faintInk = slip ? inkMask(dark, 215) : ink;
+        const auto [ink, faintInk] = inkMasks(darkPrintOnLightPaper(page->mat), slip ? 215 : 0);
         const auto points = inkPoints(ink, 30000);
         if (points.size() < 300) return DS_OK;
         const Direction across = bestAngle(points, 0);
@@ -357,7 +381,11 @@ ds_status ds_analyze_text_layout(const ds_image *page, ds_text_layout *out) {
         if (vertical) {
             cv::Mat turned, turnedFaint;
             cv::rotate(ink, turned, cv::ROTATE_90_CLOCKWISE);
-            cv::rotate(faintInk, turnedFaint, cv::ROTATE_90_CLOCKWISE);
+            if (slip) {
+                cv::rotate(faintInk, turnedFaint, cv::ROTATE_90_CLOCKWISE);
+            } else {
+                turnedFaint = turned;
+            }
             evidence = uprightEvidence(turned, turnedFaint, chosen.radians - CV_PI / 2);
         } else {
             evidence = uprightEvidence(ink, faintInk, chosen.radians);
