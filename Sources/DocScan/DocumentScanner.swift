@@ -15,7 +15,8 @@ public struct ScannedPage: Sendable {
     public var image: Image
     /// The same flat, upright page before lighting correction.
     public var unlitImage: Image
-    /// Clockwise rotation, in degrees (0, 90, 180, 270), of the page's up direction in the photo.
+    /// Clockwise rotation, in degrees (0, 90, 180, 270), of the page's up direction in the photo: its quad's
+    /// ``Quad/uprightRotation``.
     public var rotation: Int
     /// Residual text rotation removed from the page, degrees, counter-clockwise positive.
     public var skewDegrees: Double
@@ -74,7 +75,7 @@ public struct ScannedPage: Sendable {
                 unlitImage: try unshaken.unlitImage.rotated(quarterTurns: k))
         }
         page.quad = quad.rotatedLabels(quarterTurns: k)
-        page.rotation = (rotation + 360 - 90 * k) % 360
+        page.rotation = page.quad.uprightRotation
         page.homography = homography.followed(
             by: DocumentScanner.quarterTurns(k, width: image.width, height: image.height))
         return page
@@ -336,10 +337,11 @@ public struct DocumentScanner: Sendable {
             }
             timings.light += milliseconds(clock.now - start)
 
+            let quad = fromUpright.apply(region.quad)
             pages.append(
                 ScannedPage(
-                    index: 0, quad: fromUpright.apply(region.quad), detected: document.detected,
-                    confidence: document.confidence, image: image, unlitImage: unlit, rotation: ((4 - turns) % 4) * 90,
+                    index: 0, quad: quad, detected: document.detected,
+                    confidence: document.confidence, image: image, unlitImage: unlit, rotation: quad.uprightRotation,
                     skewDegrees: skew, homography: toFinal, spreadSide: region.side, unshaken: alternative))
         }
         return pages

@@ -151,6 +151,15 @@ public struct Quad: Hashable, Sendable, Codable {
     /// Area enclosed (shoelace formula), positive whatever the winding.
     public var area: Double { abs(Polygon.signedArea(corners)) }
 
+    /// Clockwise rotation in degrees (0, 90, 180, 270), to the nearest quarter turn, of the document's up direction
+    /// (from the middle of its bottom side to the middle of its top side) against the up of the image its corners are
+    /// in. A page photographed upside down is at 180, one whose top points right at 90.
+    public var uprightRotation: Int {
+        let up = (topLeft + topRight) * 0.5 - (bottomLeft + bottomRight) * 0.5
+        let quarters = Int((atan2(up.x, -up.y) / (Double.pi / 2)).rounded())
+        return (quarters % 4 + 4) % 4 * 90
+    }
+
     /// The same corners relabelled after turning the document clockwise by `quarterTurns` × 90°: the corner that then
     /// sits at the top-left comes first.
     public func rotatedLabels(quarterTurns: Int) -> Quad {

@@ -47,6 +47,25 @@ struct GeometryTests {
         #expect(q.rotatedLabels(quarterTurns: 4) == q)
     }
 
+    @Test("A quad's up direction in its image, to the nearest quarter turn")
+    func uprightRotation() {
+        let upright = Quad([Point(x: 0, y: 0), Point(x: 100, y: 0), Point(x: 100, y: 300), Point(x: 0, y: 300)])
+        #expect(upright.uprightRotation == 0)
+        // A page image that had to be turned a quarter clockwise to stand upright had its top on the left: 270.
+        #expect(upright.rotatedLabels(quarterTurns: 1).uprightRotation == 270)
+        #expect(upright.rotatedLabels(quarterTurns: 2).uprightRotation == 180)
+        #expect(upright.rotatedLabels(quarterTurns: 3).uprightRotation == 90)
+        // Seed 33000 receipt-06, lying at about 140°: nearer upside down than a quarter turn, whichever corner the
+        // outline happened to start from.
+        let receipt = Quad([
+            Point(x: 3530, y: 2485), Point(x: 2809, y: 2905), Point(x: 1068, y: 700), Point(x: 1511, y: 132),
+        ])
+        #expect(receipt.uprightRotation == 180)
+        // A page whose top points right.
+        let right = Quad([Point(x: 300, y: 0), Point(x: 300, y: 100), Point(x: 0, y: 100), Point(x: 0, y: 0)])
+        #expect(right.uprightRotation == 90)
+    }
+
     /// Projects a rectangle of `width` x `height` mm lying on a table through a pinhole camera tilted by `tilt` degrees
     /// about an axis at `azimuth` degrees, with focal length `focal` pixels and the principal point at the centre.
     static func photograph(

@@ -131,7 +131,7 @@ struct TextTally {
                     reading = page.text
                     if let trueRotation = truePage.rotation {
                         let turns = page.provenance.orientationQuarterTurns ?? 0
-                        let isRight = (match.rotation + 360 - 90 * (turns % 4)) % 360 == trueRotation
+                        let isRight = match.quad.rotatedLabels(quarterTurns: turns).uprightRotation == trueRotation
                         rotationsAfterReading[id, default: (0, 0)].known += 1
                         if isRight { rotationsAfterReading[id, default: (0, 0)].right += 1 }
                         rotations.append(isRight ? "ok" : "WRONG")
