@@ -485,13 +485,25 @@ struct PageReader {
     }
 
     /// Whether a turned reading replaces the kept one in the orientation trial: it holds text (at least five letters
-    /// or digits, and a quarter of the kept reading's) and ``clearlyBetter(_:than:)`` evidence. A reading of nothing
-    /// has no evidence against it, yet it is no sign that the page is turned: a card read upright as mostly unsure
-    /// words must not lose to the empty reading of it upside down.
+    /// or digits, and a quarter of the kept reading's), ``clearlyBetter(_:than:)`` evidence, and characters read with
+    /// no less confidence (``characterConfidence(_:)``). A reading of nothing has no evidence against it, yet it is no
+    /// sign that the page is turned: a card read upright as mostly unsure words must not lose to the empty reading of
+    /// it upside down. Nor is a reading of fewer unsure words, which costs less evidence: when both readings are
+    /// nonsense, Tesseract is no surer of either's characters (a blurred form upside down, 0.14 against 0.15).
     static func turnedReadingWins(_ turned: [RecognizedBlock], over kept: [RecognizedBlock]) -> Bool {
         let characters = lettersAndDigits(turned.flatMap(\.lines).flatMap(\.words))
         return characters >= max(5, lettersAndDigits(kept.flatMap(\.lines).flatMap(\.words)) / 4)
             && clearlyBetter(evidence(turned), than: evidence(kept))
+            && characterConfidence(turned) >= characterConfidence(kept)
+    }
+
+    /// The confidence of a reading's characters: its words' confidences weighted by their lengths (0 for a reading of
+    /// nothing; words without a confidence count as 0).
+    static func characterConfidence(_ blocks: [RecognizedBlock]) -> Double {
+        let words = blocks.flatMap(\.lines).flatMap(\.words)
+        let characters = words.reduce(0) { $0 + $1.text.count }
+        guard characters > 0 else { return 0 }
+        return words.reduce(0) { $0 + Double($1.text.count) * ($1.confidence?.value ?? 0) } / Double(characters)
     }
 
     /// How many letters and digits `words` hold.

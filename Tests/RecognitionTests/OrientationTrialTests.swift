@@ -51,6 +51,19 @@ struct OrientationTrialTests {
         #expect(PageReader.turnedReadingWins(rightWay, over: wrongWay))
     }
 
+    @Test("A turn that reads fewer unsure words, no surer of them, does not win")
+    func fewerUnsureWordsLose() {
+        // Two readings of nonsense, as of corpus form-06, a blurred form (upright: 88 letters and digits at 0.15,
+        // evidence -26; upside down: 63 at 0.14, evidence -17): the turned one reads fewer words, so it costs less
+        // evidence, yet its characters are no surer.
+        let upright = ReadingChoiceTests.reading(Array(repeating: ("Wenn", 0.24), count: 40))
+        let turned = ReadingChoiceTests.reading(Array(repeating: ("uaM", 0.15), count: 20) + [("Tel", 0.75), ("the", 0.7)])
+        #expect(PageReader.clearlyBetter(PageReader.evidence(turned), than: PageReader.evidence(upright)))
+        #expect(PageReader.characterConfidence(turned) < PageReader.characterConfidence(upright))
+        #expect(!PageReader.turnedReadingWins(turned, over: upright))
+        #expect(PageReader.characterConfidence([]) == 0)
+    }
+
     @Test("A few confident words from a page full of print is a poor reading: it may be upside down")
     func sparseReading() {
         // Corpus multi-07's faint receipt, read upside down: three words Tesseract was sure of ("SNOS 3 Waived"), on a
