@@ -282,14 +282,16 @@ struct PageReader {
     /// ``evidence(_:)``: as one block of text (which survives forms and receipts whose layout analysis loses lines),
     /// the same with faint print darkened, and, where the characters are small, enlarged so that they are about
     /// ``enlargedGlyphHeight`` pixels tall (as laid out, and as one darkened block). Another reading must beat the
-    /// kept one by 5% of its evidence. Returns the blocks in `pixels` coordinates, and which rendering won when it was
-    /// not the first reading.
+    /// kept one by 5% of its evidence. A till receipt is read the other ways even when its first reading is settled:
+    /// its bold heading, total and barcode can be all that Tesseract's binarization keeps of it, read with certainty,
+    /// while its faint item lines fall on the paper's side of the threshold. Returns the blocks in `pixels`
+    /// coordinates, and which rendering won when it was not the first reading.
     func bestReading(
         _ first: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, resolution: Double?, region: Rect?,
         choices: Bool
     ) throws(RecognitionError) -> (blocks: [RecognizedBlock], rendering: String?) {
         let first = Self.withoutEdgeNoise(first)
-        guard !Self.isSettled(first) else { return (first, nil) }
+        guard Self.readsOtherWays(first, width: pixels.width, height: pixels.height) else { return (first, nil) }
         var renderings: [(name: String, factor: Double, stretched: Bool, mode: TessPageSegMode)] = [
             ("as one block of text", 1, false, PSM_SINGLE_BLOCK),
             ("with faint print darkened, as one block", 1, true, PSM_SINGLE_BLOCK),
@@ -365,6 +367,12 @@ struct PageReader {
             }
             return block.lines.isEmpty ? nil : block
         }
+    }
+
+    /// Whether `accurate` reads a page of `width` × `height` other ways after its `first` reading: unless that reading
+    /// is settled, or always for a till receipt (see ``bestReading(_:pixels:glyphHeight:resolution:region:choices:)``).
+    static func readsOtherWays(_ first: [RecognizedBlock], width: Int, height: Int) -> Bool {
+        !isSettled(first) || isSlip(width: width, height: height)
     }
 
     /// Whether a reading leaves nothing to gain from reading again: many words, nearly all of them sure.
