@@ -85,4 +85,22 @@ struct ReadingChoiceTests {
         #expect(PageReader.readShare(of: onLines, by: reading, glyphHeight: 5) == 0)
         #expect(PageReader.readShare(of: [], by: reading, glyphHeight: 10) == 1)
     }
+
+    @Test("A reading with fewer letters on lines through a tenth fewer of the marks does not replace the kept one")
+    func leavingOutPrintLoses() {
+        // Ten lines of marks, one mark per line at y = 10, 40, 70, ... (see `reading`: lines 30 pixels apart).
+        let marks = (0..<10).map { Point(x: 50, y: 10 + 30 * Double($0)) }
+        let unsure = Self.reading(Array(repeating: ("Parking", 0.5), count: 10))  // every line, unsure: 70 letters
+        let sureFew = Self.reading(Array(repeating: ("Vehicle", 0.95), count: 8))  // eight lines, sure: 56 letters
+        #expect(PageReader.readsBetter(sureFew, than: unsure))
+        #expect(PageReader.losesPrint(sureFew, than: unsure, marks: marks, glyphHeight: 10))
+        let sureAll = Self.reading(Array(repeating: ("Vehicle", 0.95), count: 10))
+        #expect(!PageReader.losesPrint(sureAll, than: unsure, marks: marks, glyphHeight: 10))
+        // More letters on fewer lines (a receipt's item and price joined) is no loss; nor is reading more of the
+        // print; without marks nothing is lost.
+        let longer = Self.reading(Array(repeating: ("VEHICLE 12.50", 0.9), count: 8))
+        #expect(!PageReader.losesPrint(longer, than: unsure, marks: marks, glyphHeight: 10))
+        #expect(!PageReader.losesPrint(unsure, than: sureFew, marks: marks, glyphHeight: 10))
+        #expect(!PageReader.losesPrint(sureFew, than: unsure, marks: [], glyphHeight: 10))
+    }
 }
