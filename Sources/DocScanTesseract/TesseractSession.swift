@@ -137,12 +137,12 @@ struct PageReader {
             }
             lap("orientation")
         }
+        // The page's letter-like marks in the pixels of the upright page.
+        let marks = Self.placed(glyphs?.centres ?? [], scaledBy: scale, turns: upright.turns, in: pixels)
         if level == .fast,
             Self.isSlip(width: upright.pixels.width, height: upright.pixels.height)
                 || Self.missesPrint(blocks, marksOnPage: glyphs?.count ?? 0)
-                || Self.readShare(
-                    of: Self.placed(glyphs?.centres ?? [], scaledBy: scale, turns: upright.turns, in: pixels),
-                    by: blocks, glyphHeight: (glyphHeight ?? 0) * scale) < 0.5
+                || Self.readShare(of: marks, by: blocks, glyphHeight: (glyphHeight ?? 0) * scale) < 0.5
         {
             // A till receipt's lines (an item on the left, its price on the right) in often faint print are one block,
             // which Tesseract's layout analysis can split into columns and lose lines of; now and then it loses most
@@ -163,8 +163,7 @@ struct PageReader {
         if level == .accurate {
             let chosen = try bestReading(
                 blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale },
-                marks: Self.placed(glyphs?.centres ?? [], scaledBy: scale, turns: upright.turns, in: pixels),
-                resolution: resolution, region: upright.region, choices: wantsChoices)
+                marks: marks, resolution: resolution, region: upright.region, choices: wantsChoices)
             blocks = chosen.blocks
             if let rendering = chosen.rendering { mapping.append("kept the reading \(rendering)") }
             lap("alternatives")
@@ -377,7 +376,8 @@ struct PageReader {
     }
 
     /// Whether `accurate` reads a page of `width` × `height` other ways after its `first` reading: unless that reading
-    /// is settled, or always for a till receipt (see ``bestReading(_:pixels:glyphHeight:resolution:region:choices:)``).
+    /// is settled, or always for a till receipt (see
+    /// ``bestReading(_:pixels:glyphHeight:marks:resolution:region:choices:)``).
     static func readsOtherWays(_ first: [RecognizedBlock], width: Int, height: Int) -> Bool {
         !isSettled(first) || isSlip(width: width, height: height)
     }
