@@ -17,7 +17,7 @@ public struct ScannedPage: Sendable {
     public var unlitImage: Image
     /// Clockwise rotation, in degrees (0, 90, 180, 270), of the page's up direction in the photo: its quad's
     /// ``Quad/uprightRotation``.
-    public var rotation: Int
+    public var rotation: Int { quad.uprightRotation }
     /// Residual text rotation removed from the page, degrees, counter-clockwise positive.
     public var skewDegrees: Double
     /// Maps upright photo pixels to page pixels; its inverse maps any page point (an OCR box) back into the photo.
@@ -75,7 +75,6 @@ public struct ScannedPage: Sendable {
                 unlitImage: try unshaken.unlitImage.rotated(quarterTurns: k))
         }
         page.quad = quad.rotatedLabels(quarterTurns: k)
-        page.rotation = page.quad.uprightRotation
         page.homography = homography.followed(
             by: DocumentScanner.quarterTurns(k, width: image.width, height: image.height))
         return page
@@ -337,11 +336,10 @@ public struct DocumentScanner: Sendable {
             }
             timings.light += milliseconds(clock.now - start)
 
-            let quad = fromUpright.apply(region.quad)
             pages.append(
                 ScannedPage(
-                    index: 0, quad: quad, detected: document.detected,
-                    confidence: document.confidence, image: image, unlitImage: unlit, rotation: quad.uprightRotation,
+                    index: 0, quad: fromUpright.apply(region.quad), detected: document.detected,
+                    confidence: document.confidence, image: image, unlitImage: unlit,
                     skewDegrees: skew, homography: toFinal, spreadSide: region.side, unshaken: alternative))
         }
         return pages
