@@ -1382,7 +1382,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // Paper that barely steps from the desk (a pale desk), smooth, with a card's share of marks, and outlined
             // nearly all round, is paper too, with weak lines of print (it still needs some: see below).
             const bool faintlySteppingCard = step > 0 && j.roughness <= 1 && j.marks >= 0.03 && j.marks <= 0.3 && outlined >= 0.85;
-            if (outlined < (printedPaper ? 0.55 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper && !faintlySteppingCard)) continue;
+            // Pale stock with a rectangle's corners (none under 70 degrees, however tilted the camera) needs less
+            // too: a thumb over a whole side of a card hides a quarter of its outline. A cell of a checked cloth, cut
+            // off by a document lying across it, has a corner too sharp for that.
+            const bool squarePalePaper = palePaper && smallestAngle(j.candidate.quad) >= 70;
+            if (outlined < (printedPaper ? 0.55 : squarePalePaper ? 0.65 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper && !faintlySteppingCard)) continue;
             // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
             // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
             // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
