@@ -749,11 +749,21 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             const auto reachesOntoDesk = [&](const Candidate &larger, const Candidate &smaller) {
                 return twins(larger, smaller) && stripIsDesk(views.lab, larger.quad, smaller.quad);
             };
+            // Of two near twins (each nine tenths of the other) parting at a corner that a thumb lies over, the
+            // one whose sides run on past the thumb to meet there is the document, though the thumb's own edge
+            // supports the other's side as well: seen past what lies across it, its outline shows nearly all round.
+            const auto truerPastOccluder = [&] {
+                if (shared < 0.9 * std::max(candidate.area, chosen[i].area) || candidate.score < chosen[i].score - 0.1)
+                    return false;
+                return outlineScoreSeeingPast(views, candidate.quad) >= outlineScoreSeeingPast(views, chosen[i].quad) + 0.1;
+            };
             if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance) && !acrossRoughSurface() &&
                 !reachesOntoDesk(candidate, chosen[i]) && !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad)) {
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.05 &&
                        reachesOntoDesk(chosen[i], candidate)) {
+                swallowed.push_back(i);
+            } else if (truerPastOccluder()) {
                 swallowed.push_back(i);
             } else {
                 keep = false;
