@@ -733,18 +733,21 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // Of two near twins (within a tenth of each other's area, the smaller nearly all inside the larger, and
             // parting along one side), the larger one reaches onto the desk when the strip it adds has the desk's
             // colour rather than the smaller one's: a shadow's edge that runs on from the paper across the lit desk
-            // beyond a receipt's end makes an outline as well supported as the receipt's own. The smaller twin is
-            // the document then.
+            // beyond a receipt's end makes an outline as well supported as the receipt's own, and so do the rows of a
+            // checked cloth whose light squares match a page's paper, past a tilted page's top. The smaller twin is
+            // the document then, if supported within a tenth as well (a pale desk or the cloth blurs the page's
+            // own edge).
             const auto twins = [&](const Candidate &larger, const Candidate &smaller) {
                 if (larger.area >= 1.1 * smaller.area || shared < 0.9 * smaller.area) return false;
-                // They part along one side only: two corners in common, the added strip a wedge past that side
-                // (not a ring all round, which is the same outline a little grown).
+                // They part along one side only: two corners in common (the added strip a band past that side) or
+                // three (a wedge pivoting on one end of it), not four or none (a ring all round, which is the same
+                // outline a little grown: a book's cover round its pages).
                 const double tolerance = 0.03 * std::sqrt(smaller.area);
                 int common = 0;
                 for (const auto &p : larger.quad)
                     common += std::any_of(smaller.quad.begin(), smaller.quad.end(),
                                           [&](const cv::Point2d &q) { return cv::norm(p - q) <= tolerance; });
-                return common == 2 && larger.area - shared >= 0.02 * smaller.area;
+                return (common == 2 || common == 3) && larger.area - shared >= 0.02 * smaller.area;
             };
             const auto reachesOntoDesk = [&](const Candidate &larger, const Candidate &smaller) {
                 return twins(larger, smaller) && stripIsDesk(views.lab, larger.quad, smaller.quad);
@@ -760,7 +763,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance) && !acrossRoughSurface() &&
                 !reachesOntoDesk(candidate, chosen[i]) && !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad)) {
                 swallowed.push_back(i);
-            } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.05 &&
+            } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.1 &&
                        reachesOntoDesk(chosen[i], candidate)) {
                 swallowed.push_back(i);
             } else if (truerPastOccluder()) {
