@@ -758,7 +758,8 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             const auto truerPastOccluder = [&] {
                 if (shared < 0.9 * std::max(candidate.area, chosen[i].area) || candidate.score < chosen[i].score - 0.1)
                     return false;
-                return outlineScoreSeeingPast(views, candidate.quad) >= outlineScoreSeeingPast(views, chosen[i].quad) + 0.1;
+                return outlineScoreSeeingPast(views, candidate.quad) >=
+                       outlineScoreSeeingPast(views, chosen[i].quad) + 0.1;
             };
             if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance) && !acrossRoughSurface() &&
                 !reachesOntoDesk(candidate, chosen[i]) && !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad)) {
@@ -1399,7 +1400,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // too: a thumb over a whole side of a card hides a quarter of its outline. A cell of a checked cloth, cut
             // off by a document lying across it, has a corner too sharp for that.
             const bool squarePalePaper = palePaper && smallestAngle(j.candidate.quad) >= 70;
-            if (outlined < (printedPaper ? 0.55 : squarePalePaper ? 0.65 : 0.75) || (outlined < 0.9 && j.lines < 0.2 && !palePaper && !faintlySteppingCard)) continue;
+            const double outlineNeeded = printedPaper ? 0.55 : squarePalePaper ? 0.65 : 0.75;
+            if (outlined < outlineNeeded || (outlined < 0.9 && j.lines < 0.2 && !palePaper && !faintlySteppingCard)) continue;
             // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
             // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
             // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or

@@ -139,9 +139,10 @@ struct DetectionTests {
             ([(115.2, 415.4), (699.9, 509.8), (668.9, 837.2), (38.9, 778.2)], 0.92),
             ([(798.4, 44.7), (1183.7, 64.3), (1460.8, 1187.1), (1042.9, 1304.1)], 0.98),
         ]),
-        // Seed 33000 multi-03 (3 MP, upright at JPEG quality 80 here): a thumb over the end of a receipt on granite, beside a card. The
-        // receipt's sides, run on past the thumb, meet at its hidden corner; a near twin whose corner follows the
-        // thumb's own edge, 92 px off, was better supported and chosen (IoU 0.975, the receipt's end read sheared).
+        // Seed 33000 multi-03 (3 MP, upright at JPEG quality 80 here): a thumb over the end of a receipt on granite,
+        // beside a card. The receipt's sides, run on past the thumb, meet at its hidden corner; a near twin whose
+        // corner follows the thumb's own edge, 92 px off, was better supported and chosen (IoU 0.975, the receipt's
+        // end read sheared).
         ("receipt-end-under-thumb-beside-card.jpg", [
             ([(909.9, 1468.7), (565.0, 1453.5), (258.1, 113.6), (710.1, 53.8)], 0.983),
             ([(1396.2, 915.9), (925.9, 867.3), (934.6, 573.4), (1440.1, 612.0)], 0.98),
