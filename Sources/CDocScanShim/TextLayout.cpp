@@ -172,12 +172,12 @@ void ascenderBalance(const std::vector<double> &bins, double &above, double &bel
     }
 }
 
-/// Where the tallest line of text sits, from +1 (at the top) to −1 (at the bottom), or 0 when no line stands out
-/// (taller than 1.3 times the median line, and not more than three times: that would be a picture or a barcode).
-double headingPosition(const std::vector<double> &bins) {
-    if (bins.empty()) return 0;
+/// The bands of a projection across text lines (rows top to bottom) where ink rises above 4% of its peak, as ranges of
+/// bins, at least `shortest` bins tall.
+std::vector<std::pair<size_t, size_t>> inkBands(const std::vector<double> &bins, size_t shortest) {
+    std::vector<std::pair<size_t, size_t>> bands;
+    if (bins.empty()) return bands;
     const double peak = *std::max_element(bins.begin(), bins.end());
-    std::vector<std::pair<size_t, size_t>> lines;
     for (size_t i = 0; i < bins.size();) {
         if (bins[i] <= 0.04 * peak) {
             ++i;
@@ -185,22 +185,106 @@ double headingPosition(const std::vector<double> &bins) {
         }
         size_t end = i;
         while (end < bins.size() && bins[end] > 0.04 * peak) ++end;
-        if (end - i >= 3) lines.emplace_back(i, end);
+        if (end - i >= shortest) bands.emplace_back(i, end);
         i = end;
     }
-    if (lines.size() < 3) return 0;
+    return bands;
+}
+
+/// The median height of `bands`.
+double medianHeight(const std::vector<std::pair<size_t, size_t>> &bands) {
     std::vector<size_t> heights;
-    for (const auto &[from, to] : lines) heights.push_back(to - from);
+    for (const auto &[from, to] : bands) heights.push_back(to - from);
     std::nth_element(heights.begin(), heights.begin() + heights.size() / 2, heights.end());
-    const double median = static_cast<double>(heights[heights.size() / 2]);
+    return static_cast<double>(heights[heights.size() / 2]);
+}
+
+/// Where the tallest line of text sits, from +1 (at the top) to −1 (at the bottom), or 0 when no line stands out
+/// (taller than 1.3 times the median line, and not more than three times: that would be a picture or a barcode). A
+/// line whose centre lies between `skipFrom` and `skipTo` (fractions of the projection's length) is not counted.
+double headingPosition(const std::vector<double> &bins, double skipFrom, double skipTo) {
+    const auto lines = inkBands(bins, 3);
+    if (lines.size() < 3) return 0;
+    const double median = medianHeight(lines);
     size_t tallest = 0;
     double centre = 0;
     for (const auto &[from, to] : lines) {
         const size_t height = to - from;
-        if (height <= 3 * median && height > tallest) tallest = height, centre = 0.5 * (from + to);
+        const double middle = 0.5 * (from + to);
+        if (middle >= skipFrom * bins.size() && middle <= skipTo * bins.size()) continue;
+        if (height <= 3 * median && height > tallest) tallest = height, centre = middle;
     }
     if (tallest < 1.3 * median) return 0;
     return 1 - 2 * centre / bins.size();
+}
+
+/// Where a barcode printed across a till receipt lies.
+struct Barcode {
+    /// Its centre, as a fraction of the ink's extent from top (0) to bottom (1).
+    double centre;
+    /// Its extent, in the same fractions.
+    double from, to;
+};
+
+/// A barcode printed across a till receipt: a band of `ink` across the text lines (at `radians`, nearly horizontal) at
+/// least 2.5 times as tall as the median line, made of at least eight upright bars (columns inked over 70% of its
+/// height, with clear gaps between them) that span a quarter of the print's width or more, and few columns inked only
+/// partly (a line of large bold print has nearly as many as full ones: the strokes of its letters). Of several, the
+/// one nearest an end.
+std::optional<Barcode> findBarcode(const cv::Mat &ink, double radians) {
+    std::vector<cv::Point> all;
+    cv::findNonZero(ink, all);
+    if (all.size() < 300) return std::nullopt;
+    const double s = std::sin(radians), c = std::cos(radians);
+    double lowV = 1e300, highV = -1e300, lowU = 1e300, highU = -1e300;
+    for (const auto &p : all) {
+        const double v = -p.x * s + p.y * c, u = p.x * c + p.y * s;
+        lowV = std::min(lowV, v), highV = std::max(highV, v), lowU = std::min(lowU, u), highU = std::max(highU, u);
+    }
+    std::vector<double> rows(static_cast<size_t>(highV - lowV) + 2, 0);
+    for (const auto &p : all) rows[static_cast<size_t>(-p.x * s + p.y * c - lowV)] += 1;
+    const auto bands = inkBands(rows, 3);
+    if (bands.size() < 3) return std::nullopt;
+    const double median = medianHeight(bands);
+    std::optional<Barcode> found;
+    for (const auto &[from, to] : bands) {
+        const double height = static_cast<double>(to - from);
+        if (height < 2.5 * median || height < 8) continue;
+        std::vector<double> columns(static_cast<size_t>(highU - lowU) + 2, 0);
+        for (const auto &p : all) {
+            const double v = -p.x * s + p.y * c - lowV;
+            if (v >= from && v < to) columns[static_cast<size_t>(p.x * c + p.y * s - lowU)] += 1;
+        }
+        // Bars: runs of columns inked over 70% of the band's height, each ended by a gap under 20% of it.
+        int bars = 0;
+        bool inBar = false, gapSince = true;
+        long first = -1, last = -1;
+        for (size_t i = 0; i < columns.size(); ++i) {
+            if (columns[i] >= 0.7 * height) {
+                if (!inBar && gapSince) ++bars, gapSince = false;
+                inBar = true;
+                if (first < 0) first = static_cast<long>(i);
+                last = static_cast<long>(i);
+            } else {
+                inBar = false;
+                if (columns[i] <= 0.2 * height) gapSince = true;
+            }
+        }
+        if (bars < 8 || last - first < 0.25 * (highU - lowU)) continue;
+        int full = 0, partial = 0;
+        for (long i = first; i <= last; ++i) {
+            if (columns[i] >= 0.7 * height) {
+                ++full;
+            } else if (columns[i] > 0.25 * height) {
+                ++partial;
+            }
+        }
+        if (partial > 0.4 * full) continue;
+        const double extent = static_cast<double>(rows.size());
+        const Barcode barcode{0.5 * (from + to) / extent, from / extent, to / extent};
+        if (!found || std::abs(barcode.centre - 0.5) > std::abs(found->centre - 0.5)) found = barcode;
+    }
+    return found;
 }
 
 /// The ink pixels whose neighbour below is paper (bottom edges), or above (top edges), as a mask.
@@ -219,6 +303,36 @@ struct LetterEdges {
     explicit LetterEdges(const cv::Mat &page) : ink(page), bottoms(horizontalEdges(page, true)), tops(horizontalEdges(page, false)) {}
     LetterEdges(const LetterEdges &page, const cv::Rect &piece) : ink(page.ink(piece)), bottoms(page.bottoms(piece)), tops(page.tops(piece)) {}
 };
+
+/// `ink` without marks more than twice as tall as the tallest tenth of its marks (of those of 10 pixels or more): a
+/// logo's letters beside a card's name, or the frames of a form's boxes, would merge the lines beside them into one
+/// band.
+cv::Mat textSizedMarks(const cv::Mat &ink) {
+    cv::Mat labels, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
+    std::vector<int> heights;
+    for (int i = 1; i < count; ++i) {
+        if (stats.at<int>(i, cv::CC_STAT_AREA) >= 10) heights.push_back(stats.at<int>(i, cv::CC_STAT_HEIGHT));
+    }
+    if (heights.size() < 10) return ink;
+    const size_t rank = heights.size() * 9 / 10;
+    std::nth_element(heights.begin(), heights.begin() + rank, heights.end());
+    const int tallest = 2 * heights[rank];
+    std::vector<uchar> keep(count, 0);
+    bool dropped = false;
+    for (int i = 1; i < count; ++i) {
+        keep[i] = stats.at<int>(i, cv::CC_STAT_HEIGHT) <= tallest;
+        dropped |= !keep[i];
+    }
+    if (!dropped) return ink;
+    cv::Mat kept(ink.size(), CV_8U);
+    for (int y = 0; y < kept.rows; ++y) {
+        const int *label = labels.ptr<int>(y);
+        uchar *row = kept.ptr<uchar>(y);
+        for (int x = 0; x < kept.cols; ++x) row[x] = keep[label[x]] ? 255 : 0;
+    }
+    return kept;
+}
 
 /// Log-evidence from the shapes of letters that text whose lines run at `radians` (nearly horizontal) in `letters` is
 /// upright rather than upside down, or nothing when there is too little ink or none above the line cores. Two cues add
@@ -249,23 +363,26 @@ std::optional<double> letterShapeEvidence(const LetterEdges &letters, double rad
 /// lines, so that projected at one angle over the whole page the x-height band blurs, and the letter shapes' cues with
 /// it. So the ``letterShapeEvidence`` of each quarter of the page is taken at the quarter's own angle (within 3° of the
 /// page's) and averaged by ink; the page is judged whole when fewer than three quarters give any (too little ink in
-/// them, or none above the line cores). A till receipt, long and narrow, is judged whole, and where its heading sits
-/// counts too; its thin print, often faded, stays lighter than its bold heading, totals and barcode, between which
-/// Otsu's threshold falls, so both its cues are taken from `faintInk` (see ``inkMask``), unless `ink` shows capitals
-/// and digits only.
+/// them, or none above the line cores), on text-sized marks only (see ``textSizedMarks``). A till receipt, long and
+/// narrow, is judged whole, and where its heading and its barcode sit count too (see ``findBarcode``); its thin
+/// print, often faded, stays lighter than its bold heading, totals and barcode, between which Otsu's threshold falls,
+/// so both its cues are taken from `faintInk` (see ``inkMask``), unless `ink` shows capitals and digits only.
 double uprightEvidence(const cv::Mat &ink, const cv::Mat &faintInk, double radians) {
     if (cv::countNonZero(ink) < 300) return 0;
-    const LetterEdges page(ink);
     const bool slip = static_cast<double>(ink.cols) / ink.rows < 0.55;
+    const LetterEdges page(slip ? ink : textSizedMarks(ink));
     if (slip) {
         // Receipts print in capitals and digits that give the letter shapes little to go on; but they put their
-        // largest line, the shop's name, at the top.
+        // largest line, the shop's name, at the top, and a barcode, when they print one, at the bottom.
+        const auto barcode = findBarcode(faintInk, radians);
         double origin;
-        const double heading = 0.5 * headingPosition(project(inkPoints(faintInk, 30000), radians, origin));
+        const double heading = 0.5 * headingPosition(project(inkPoints(faintInk, 30000), radians, origin),
+                                                     barcode ? barcode->from : 2, barcode ? barcode->to : 2);
+        const double barcodeEnd = barcode && std::abs(barcode->centre - 0.5) > 0.25 ? 2 * barcode->centre - 1 : 0;
         // The faint ink's halos round capitals would pass for ascenders: a label in capitals and digits stays as it is.
         const auto bold = letterShapeEvidence(page, radians);
         const double shapes = bold ? letterShapeEvidence(LetterEdges(faintInk), radians).value_or(*bold) : 0;
-        return shapes + heading;
+        return shapes + heading + barcodeEnd;
     }
     double weighted = 0, weight = 0;
     int judged = 0;

@@ -210,6 +210,37 @@ struct TextLayoutTests {
         #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
     }
 
+    @Test("A till receipt with its barcode at the top is upside down", arguments: [0, 2])
+    func receiptBarcode(_ turns: Int) throws {
+        // Seed 31000 receipt-04 (2 MP, shaken), flattened upside down (gray, JPEG quality 70): its shop name, in large
+        // capitals at the bottom, was no taller than its bold total line, and its letter shapes too blurred to tell;
+        // the barcode, printed at a receipt's end, was not counted, and the receipt was left upside down.
+        let receipt = try ImageLoader().load(
+            contentsOf: TestData.fixture("receipt-upside-down-barcode-at-top.jpg")
+        ).image
+        let layout = try TextLayoutAnalyzer().analyze(receipt.rotated(quarterTurns: turns))
+        #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+    }
+
+    @Test("A receipt's bold heading is not taken for a barcode")
+    func boldHeadingIsNoBarcode() throws {
+        // Corpus receipt-03 (2 MP, photographed at 275°): its shop name in large bold capitals fills its band with
+        // upright strokes as a barcode's bars do, but half its columns are inked only in part. Taken for a barcode, it
+        // put the receipt's end at the top.
+        let result = try DocumentScanner().scan(contentsOf: TestData.corpus.appendingPathComponent("receipt-03.jpg"))
+        #expect(result.pages.map(\.rotation) == [270])
+    }
+
+    @Test("A card is judged by its print, not its logo's large letters", arguments: [0, 2])
+    func cardWithLogo(_ turns: Int) throws {
+        // Seed 33000 multi-05's card (3 MP, shaken), flattened upside down (gray, JPEG quality 70): a monogram in a box
+        // beside the name, title and company. Its letters, five times as tall as the print, merged those three lines
+        // into one band whose shapes said the card was upright.
+        let card = try ImageLoader().load(contentsOf: TestData.fixture("card-with-logo-upside-down.jpg")).image
+        let layout = try TextLayoutAnalyzer().analyze(card.rotated(quarterTurns: turns))
+        #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+    }
+
     @Test("Both pages of a spread that lean different ways are turned upright, in reading order", arguments: 1..<4)
     func turnedSpread(_ turns: Int) throws {
         // Corpus spread-05: its pages lean about a degree apart. Judged over the whole spread at one angle, the
