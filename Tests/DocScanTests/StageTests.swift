@@ -219,7 +219,8 @@ struct TextLayoutTests {
             contentsOf: TestData.fixture("receipt-upside-down-barcode-at-top.jpg")
         ).image
         let layout = try TextLayoutAnalyzer().analyze(receipt.rotated(quarterTurns: turns))
-        #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+        #expect(
+            TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
     }
 
     @Test("A receipt's bold heading is not taken for a barcode")
@@ -238,7 +239,8 @@ struct TextLayoutTests {
         // into one band whose shapes said the card was upright.
         let card = try ImageLoader().load(contentsOf: TestData.fixture("card-with-logo-upside-down.jpg")).image
         let layout = try TextLayoutAnalyzer().analyze(card.rotated(quarterTurns: turns))
-        #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+        #expect(
+            TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
     }
 
     @Test("Both pages of a spread that lean different ways are turned upright, in reading order", arguments: 1..<4)
