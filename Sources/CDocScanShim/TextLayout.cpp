@@ -10,6 +10,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -18,17 +19,15 @@ using docscan::guarded;
 
 namespace {
 
-/// `mask` without pictures and large blocks (components over `largest` pixels in both directions) and specks (under 3
-/// pixels); long thin shapes stay, since blur and small print merge words into them.
-cv::Mat withoutBlocksAndSpecks(const cv::Mat &mask, int largest) {
+/// `mask` with only the 8-connected components that `choose(stats, count)` keeps (a flag per label; the background,
+/// label 0, stays background whatever its flag), or `mask` itself when it keeps them all.
+template <typename Choose>
+cv::Mat keptComponents(const cv::Mat &mask, Choose choose) {
     cv::Mat labels, stats, centroids;
     const int count = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
-    std::vector<uchar> keep(count, 0);
-    for (int i = 1; i < count; ++i) {
-        const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
-        const int area = stats.at<int>(i, cv::CC_STAT_AREA);
-        keep[i] = area >= 3 && (w < largest || h < largest);
-    }
+    std::vector<uchar> keep = choose(stats, count);
+    if (std::all_of(keep.begin() + 1, keep.end(), [](uchar k) { return k != 0; })) return mask;
+    keep[0] = 0;
     cv::Mat kept(mask.size(), CV_8U);
     for (int y = 0; y < kept.rows; ++y) {
         const int *label = labels.ptr<int>(y);
@@ -36,6 +35,19 @@ cv::Mat withoutBlocksAndSpecks(const cv::Mat &mask, int largest) {
         for (int x = 0; x < kept.cols; ++x) row[x] = keep[label[x]] ? 255 : 0;
     }
     return kept;
+}
+
+/// `mask` without pictures and large blocks (components over `largest` pixels in both directions) and specks (under 3
+/// pixels); long thin shapes stay, since blur and small print merge words into them.
+cv::Mat withoutBlocksAndSpecks(const cv::Mat &mask, int largest) {
+    return keptComponents(mask, [&](const cv::Mat &stats, int count) {
+        std::vector<uchar> keep(count, 0);
+        for (int i = 1; i < count; ++i) {
+            const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+            keep[i] = stats.at<int>(i, cv::CC_STAT_AREA) >= 3 && (w < largest || h < largest);
+        }
+        return keep;
+    });
 }
 
 /// A page's ink (see ``inkMask``), and the same thresholded at `faintest` (of the paper's 255) where Otsu's threshold
@@ -308,30 +320,19 @@ struct LetterEdges {
 /// logo's letters beside a card's name, or the frames of a form's boxes, would merge the lines beside them into one
 /// band.
 cv::Mat textSizedMarks(const cv::Mat &ink) {
-    cv::Mat labels, stats, centroids;
-    const int count = cv::connectedComponentsWithStats(ink, labels, stats, centroids, 8, CV_32S);
-    std::vector<int> heights;
-    for (int i = 1; i < count; ++i) {
-        if (stats.at<int>(i, cv::CC_STAT_AREA) >= 10) heights.push_back(stats.at<int>(i, cv::CC_STAT_HEIGHT));
-    }
-    if (heights.size() < 10) return ink;
-    const size_t rank = heights.size() * 9 / 10;
-    std::nth_element(heights.begin(), heights.begin() + rank, heights.end());
-    const int tallest = 2 * heights[rank];
-    std::vector<uchar> keep(count, 0);
-    bool dropped = false;
-    for (int i = 1; i < count; ++i) {
-        keep[i] = stats.at<int>(i, cv::CC_STAT_HEIGHT) <= tallest;
-        dropped |= !keep[i];
-    }
-    if (!dropped) return ink;
-    cv::Mat kept(ink.size(), CV_8U);
-    for (int y = 0; y < kept.rows; ++y) {
-        const int *label = labels.ptr<int>(y);
-        uchar *row = kept.ptr<uchar>(y);
-        for (int x = 0; x < kept.cols; ++x) row[x] = keep[label[x]] ? 255 : 0;
-    }
-    return kept;
+    return keptComponents(ink, [](const cv::Mat &stats, int count) {
+        std::vector<uchar> keep(count, 1);
+        std::vector<int> heights;
+        for (int i = 1; i < count; ++i) {
+            if (stats.at<int>(i, cv::CC_STAT_AREA) >= 10) heights.push_back(stats.at<int>(i, cv::CC_STAT_HEIGHT));
+        }
+        if (heights.size() < 10) return keep;
+        const size_t rank = heights.size() * 9 / 10;
+        std::nth_element(heights.begin(), heights.begin() + rank, heights.end());
+        const int tallest = 2 * heights[rank];
+        for (int i = 1; i < count; ++i) keep[i] = stats.at<int>(i, cv::CC_STAT_HEIGHT) <= tallest;
+        return keep;
+    });
 }
 
 /// Log-evidence from the shapes of letters that text whose lines run at `radians` (nearly horizontal) in `letters` is
