@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 using docscan::fail;
@@ -211,25 +212,6 @@ double medianHeight(const std::vector<std::pair<size_t, size_t>> &bands) {
     return static_cast<double>(heights[heights.size() / 2]);
 }
 
-/// Where the tallest line of text sits, from +1 (at the top) to −1 (at the bottom), or 0 when no line stands out
-/// (taller than 1.3 times the median line, and not more than three times: that would be a picture or a barcode). A
-/// line whose centre lies between `skipFrom` and `skipTo` (fractions of the projection's length) is not counted.
-double headingPosition(const std::vector<double> &bins, double skipFrom, double skipTo) {
-    const auto lines = inkBands(bins, 3);
-    if (lines.size() < 3) return 0;
-    const double median = medianHeight(lines);
-    size_t tallest = 0;
-    double centre = 0;
-    for (const auto &[from, to] : lines) {
-        const size_t height = to - from;
-        const double middle = 0.5 * (from + to);
-        if (middle >= skipFrom * bins.size() && middle <= skipTo * bins.size()) continue;
-        if (height <= 3 * median && height > tallest) tallest = height, centre = middle;
-    }
-    if (tallest < 1.3 * median) return 0;
-    return 1 - 2 * centre / bins.size();
-}
-
 /// Where a barcode printed across a till receipt lies.
 struct Barcode {
     /// Its centre, as a fraction of the ink's extent from top (0) to bottom (1).
@@ -238,23 +220,38 @@ struct Barcode {
     double from, to;
 };
 
+/// Where the tallest line of text sits, from +1 (at the top) to −1 (at the bottom), or 0 when no line stands out
+/// (taller than 1.3 times the median line, and not more than three times: that would be a picture or a barcode). A
+/// line whose centre lies within `barcode` is not counted.
+double headingPosition(const std::vector<double> &bins, const std::optional<Barcode> &barcode) {
+    const auto lines = inkBands(bins, 3);
+    if (lines.size() < 3) return 0;
+    const double median = medianHeight(lines);
+    size_t tallest = 0;
+    double centre = 0;
+    for (const auto &[from, to] : lines) {
+        const size_t height = to - from;
+        const double middle = 0.5 * (from + to);
+        if (barcode && middle >= barcode->from * bins.size() && middle <= barcode->to * bins.size()) continue;
+        if (height <= 3 * median && height > tallest) tallest = height, centre = middle;
+    }
+    if (tallest < 1.3 * median) return 0;
+    return 1 - 2 * centre / bins.size();
+}
+
 /// A barcode printed across a till receipt: a band of `ink` across the text lines (at `radians`, nearly horizontal) at
 /// least 2.5 times as tall as the median line, made of at least eight upright bars (columns inked over 70% of its
 /// height, with clear gaps between them) that span a quarter of the print's width or more, and few columns inked only
 /// partly (a line of large bold print has nearly as many as full ones: the strokes of its letters). Of several, the
 /// one nearest an end.
 std::optional<Barcode> findBarcode(const cv::Mat &ink, double radians) {
-    std::vector<cv::Point> all;
-    cv::findNonZero(ink, all);
+    const auto all = inkPoints(ink, std::numeric_limits<size_t>::max());
     if (all.size() < 300) return std::nullopt;
+    double lowV;
+    const auto rows = project(all, radians, lowV);
     const double s = std::sin(radians), c = std::cos(radians);
-    double lowV = 1e300, highV = -1e300, lowU = 1e300, highU = -1e300;
-    for (const auto &p : all) {
-        const double v = -p.x * s + p.y * c, u = p.x * c + p.y * s;
-        lowV = std::min(lowV, v), highV = std::max(highV, v), lowU = std::min(lowU, u), highU = std::max(highU, u);
-    }
-    std::vector<double> rows(static_cast<size_t>(highV - lowV) + 2, 0);
-    for (const auto &p : all) rows[static_cast<size_t>(-p.x * s + p.y * c - lowV)] += 1;
+    double lowU = 1e300, highU = -1e300;
+    for (const auto &p : all) lowU = std::min(lowU, p.x * c + p.y * s), highU = std::max(highU, p.x * c + p.y * s);
     const auto bands = inkBands(rows, 3);
     if (bands.size() < 3) return std::nullopt;
     const double median = medianHeight(bands);
@@ -377,8 +374,7 @@ double uprightEvidence(const cv::Mat &ink, const cv::Mat &faintInk, double radia
         // largest line, the shop's name, at the top, and a barcode, when they print one, at the bottom.
         const auto barcode = findBarcode(faintInk, radians);
         double origin;
-        const double heading = 0.5 * headingPosition(project(inkPoints(faintInk, 30000), radians, origin),
-                                                     barcode ? barcode->from : 2, barcode ? barcode->to : 2);
+        const double heading = 0.5 * headingPosition(project(inkPoints(faintInk, 30000), radians, origin), barcode);
         const double barcodeEnd = barcode && std::abs(barcode->centre - 0.5) > 0.25 ? 2 * barcode->centre - 1 : 0;
         // The faint ink's halos round capitals would pass for ascenders: a label in capitals and digits stays as it is.
         const auto bold = letterShapeEvidence(page, radians);
