@@ -1,4 +1,4 @@
-// Motion blur: finding a straight camera shake in a photo and undoing it.
+// Motion blur: finding a straight camera shake in a photo and undoing it; and undoing a lens's defocus.
 //
 // A shake of length L along direction θ multiplies the photo's spectrum by sinc(L u), where u is the frequency along
 // θ: the spectrum goes dark along parallel lines at u = 1/L, 2/L, ... whatever the scene. The estimate averages the
@@ -200,6 +200,21 @@ cv::Mat lineKernel(double length, double degrees) {
     return kernel / cv::sum(kernel)[0];
 }
 
+/// A uniform disk of `radius` pixels, its rim anti-aliased, summing to 1: the blur of a lens focused a little off.
+cv::Mat diskKernel(double radius) {
+    constexpr int oversampling = 8;
+    const int half = int(std::ceil(radius)), size = 2 * half + 1;
+    cv::Mat fine(size * oversampling, size * oversampling, CV_32F);
+    for (int y = 0; y < fine.rows; ++y)
+        for (int x = 0; x < fine.cols; ++x) {
+            const double dx = (x + 0.5) / oversampling - half - 0.5, dy = (y + 0.5) / oversampling - half - 0.5;
+            fine.at<float>(y, x) = dx * dx + dy * dy <= radius * radius ? 1.0f : 0.0f;
+        }
+    cv::Mat kernel;
+    cv::resize(fine, kernel, cv::Size(size, size), 0, 0, cv::INTER_AREA);
+    return kernel / cv::sum(kernel)[0];
+}
+
 /// The Wiener filter conj(K) / (|K|² + nsr) of `kernel`, as a complex spectrum of `size` × `size`.
 cv::Mat wienerFilter(const cv::Mat &kernel, int size, double nsr) {
     cv::Mat psf = cv::Mat::zeros(size, size, CV_32F);
@@ -295,6 +310,24 @@ ds_status ds_remove_motion_blur(const ds_image *image, double length, double ang
         cv::split(area, channels);
         for (cv::Mat &channel : channels) channel = deconvolveChannel(channel, kernel, noiseToSignal);
         cv::merge(channels, area);
+        return emit(std::move(result), out);
+    });
+}
+
+ds_status ds_remove_defocus(const ds_image *image, double radius, ds_image **out) {
+    *out = nullptr;
+    return guarded("remove_defocus", [&]() -> ds_status {
+        if (!(radius >= 0.5 && radius <= 16))
+            return fail(DS_ERROR_INVALID_ARGUMENT,
+                        "the defocus radius " + std::to_string(radius) + " is outside 0.5...16 pixels");
+        const cv::Mat kernel = diskKernel(radius);
+        // A disk's spectrum has rings of zeros; more regularisation than for a shake keeps them from ringing.
+        constexpr double noiseToSignal = 0.02;
+        std::vector<cv::Mat> channels;
+        cv::split(image->mat, channels);
+        for (cv::Mat &channel : channels) channel = deconvolveChannel(channel, kernel, noiseToSignal);
+        cv::Mat result;
+        cv::merge(channels, result);
         return emit(std::move(result), out);
     });
 }

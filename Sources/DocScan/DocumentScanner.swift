@@ -28,6 +28,12 @@ public struct ScannedPage: Sendable {
     /// (``DocumentScanner/Options/rendersSuspectedShake``) and measured a smear that may or may not be a shake. A
     /// recognizer's readings of the two decide which to keep: see ``read(with:request:fileURL:)``.
     public var unshaken: UnshakenRendering?
+    /// The radius, in page pixels, of a lens's defocus worth trying to undo before reading the page (see
+    /// ``DefocusCorrector``), when the scanner was asked for alternative renderings
+    /// (``DocumentScanner/Options/rendersSuspectedShake``) and neither removed a shake nor suspected one, and the
+    /// radius is one ``DefocusCorrector`` undoes (``DefocusCorrector/radii``). A recognizer's readings decide whether
+    /// the page reads better with it undone: see ``read(with:request:fileURL:)``.
+    public var refocusRadius: Double?
 
     /// The half of a book spread a page came from.
     public enum SpreadSide: String, Sendable, Codable {
@@ -53,6 +59,17 @@ public struct ScannedPage: Sendable {
         page.unlitImage = unshaken.unlitImage
         page.unshaken = nil
         return page
+    }
+
+    /// How many page pixels one photo pixel spans at the page's centre (the square root of the map's local area
+    /// scale).
+    public var pixelsPerPhotoPixel: Double {
+        let centre = Point(x: Double(image.width) / 2, y: Double(image.height) / 2)
+        guard let source = homography.inverse?.apply(centre) else { return 1 }
+        let across = homography.apply(Point(x: source.x + 1, y: source.y))
+        let down = homography.apply(Point(x: source.x, y: source.y + 1))
+        let area = abs((across.x - centre.x) * (down.y - centre.y) - (across.y - centre.y) * (down.x - centre.x))
+        return area > 0 && area.isFinite ? area.squareRoot() : 1
     }
 
     /// Maps a point on the page back into the upright photo.
@@ -170,7 +187,8 @@ public struct DocumentScanner: Sendable {
         /// Whether to also cut each page out with a smear removed that may be a camera shake but is not clearly one
         /// (``MotionBlurCorrector/isSuspected(_:)``), as ``ScannedPage/unshaken``, for a recognizer's readings to
         /// decide. It costs such photos a deconvolution and a second warp, so it is worth it only when the pages
-        /// will be read.
+        /// will be read. A page of a photo with no shake removed or suspected gets a ``ScannedPage/refocusRadius``
+        /// instead.
         public var rendersSuspectedShake = false
         /// Whether to even out lighting at all.
         public var correctsLighting = true
@@ -240,11 +258,21 @@ public struct DocumentScanner: Sendable {
         timings.deblur = milliseconds(clock.now - start)
 
         var pages: [ScannedPage] = []
+        let refocusRadius =
+            options.rendersSuspectedShake && motionBlur == nil && unshaken == nil
+            ? DefocusCorrector().typicalRadius(photoWidth: photo.width, photoHeight: photo.height) : nil
         for document in documents {
             try checkCancellation()
             pages += try pagesOf(
                 document, in: photo, unshaken: unshaken, focalLength35mm: loaded.header.focalLength35mm,
-                timings: &timings)
+                timings: &timings
+            ).map { page in
+                var page = page
+                page.refocusRadius = refocusRadius.map { $0 * page.pixelsPerPhotoPixel }.flatMap {
+                    DefocusCorrector.radii.contains($0) ? $0 : nil
+                }
+                return page
+            }
         }
         for index in pages.indices { pages[index].index = index + 1 }
         return ScanResult(

@@ -15,9 +15,9 @@ struct PageTextReader {
         var milliseconds: Double
     }
 
-    /// Whether reading with `recognizer` at the level `request` asks for is worth a second rendering of pages with a
-    /// suspected camera shake removed (``DocumentScanner/Options/rendersSuspectedShake``): at the accurate level,
-    /// where time is traded for text.
+    /// Whether reading with `recognizer` at the level `request` asks for is worth a second rendering of pages, with a
+    /// suspected camera shake removed or else a typical defocus undone (``DocumentScanner/Options/rendersSuspectedShake``,
+    /// ``ScannedPage/refocusRadius``): at the accurate level, where time is traded for text.
     static func judgesSuspectedShake(_ recognizer: any TextRecognizer, request: RecognitionRequest) -> Bool {
         (request.level ?? recognizer.descriptor.defaultLevel) == .accurate
     }
@@ -55,12 +55,16 @@ struct PageTextReader {
         }
     }
 
-    /// One page's reading; its unshaken rendering is read too only when the recognizer ``judgesSuspectedShake(_:request:)``.
+    /// One page's reading; its unshaken or refocused rendering is read too only when the recognizer
+    /// ``judgesSuspectedShake(_:request:)``.
     static func read(_ page: ScannedPage, file: URL?, recognizer: any TextRecognizer, request: RecognitionRequest) async
         throws(RecognitionError) -> ScannedPage.Reading
     {
         var page = page
-        if !judgesSuspectedShake(recognizer, request: request) { page.unshaken = nil }
+        if !judgesSuspectedShake(recognizer, request: request) {
+            page.unshaken = nil
+            page.refocusRadius = nil
+        }
         return try await page.read(with: recognizer, request: request, fileURL: file)
     }
 

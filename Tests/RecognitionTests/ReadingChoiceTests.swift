@@ -52,17 +52,21 @@ struct ReadingChoiceTests {
         #expect(!PageReader.isSlip(width: 500, height: 1000))  // half a sheet, 0.5
     }
 
-    @Test("accurate reads a settled page no other way, but a till receipt always")
+    @Test("accurate reads a settled page no other way, but a till receipt always, and a page with print left unread")
     func settledReceiptsAreReadAgain() {
         // Seed 33000 receipt-06, flattened: its black heading, total and barcode read with every word sure, while its
         // pale item lines fell on the paper's side of Tesseract's threshold (76% CER; read again as a darkened block,
         // 8%).
         let bold = Self.reading(Array(repeating: ("BAKER", 0.95), count: 24))
         #expect(PageReader.isSettled(bold))
-        #expect(!PageReader.readsOtherWays(bold, width: 1700, height: 2200))
-        #expect(PageReader.readsOtherWays(bold, width: 783, height: 2889))
+        #expect(!PageReader.readsOtherWays(bold, width: 1700, height: 2200, shareOfMarksRead: 0.9))
+        #expect(PageReader.readsOtherWays(bold, width: 783, height: 2889, shareOfMarksRead: 0.9))
         let unsure = Self.reading(Array(repeating: ("BAKER", 0.5), count: 24))
-        #expect(PageReader.readsOtherWays(unsure, width: 1700, height: 2200))
+        #expect(PageReader.readsOtherWays(unsure, width: 1700, height: 2200, shareOfMarksRead: 0.9))
+        // Seed 41000 prose-10 (the whole photo), defocused: half the page read with every word sure, 58% of its marks
+        // on the lines read (42% CER; read again as one block, 2.4%).
+        #expect(PageReader.readsOtherWays(bold, width: 1700, height: 2200, shareOfMarksRead: 0.58))
+        #expect(!PageReader.readsOtherWays(bold, width: 1700, height: 2200, shareOfMarksRead: 0.9))
     }
 
     @Test("A reading misses the print when it holds under a quarter as many letters and digits as the page has marks")

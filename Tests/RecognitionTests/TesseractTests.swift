@@ -296,6 +296,40 @@ struct TesseractTests {
         #expect(judgedCER < 0.10 && judgedCER * 3 < plainCER, "CER judged \(judgedCER), as taken \(plainCER)")
     }
 
+    @Test("a defocused page is read with the defocus undone when that reads clearly better")
+    func defocusedPage() async throws {
+        // Seed 29000 receipt-06 (2.8 MP, a disk of 1.64 px), cut to the receipt: the scanner gives a page of the whole
+        // photo a defocus of 1.83 px to try, and of this smaller crop less, so the test asks for the whole photo's.
+        let photo = SamplePage.root.appendingPathComponent("Tests/DocScanTests/Fixtures/defocused-receipt.jpg")
+        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[0].text)
+        var options = DocumentScanner.Options()
+        options.rendersSuspectedShake = true
+        var page = try #require(try DocumentScanner(options: options).scan(contentsOf: photo).pages.first)
+        #expect(page.unshaken == nil && page.refocusRadius != nil)
+        page.refocusRadius = DefocusCorrector().typicalRadius(photoWidth: 1440, photoHeight: 1920) * page.pixelsPerPhotoPixel
+        let judged = try await page.read(with: SamplePage.accurate, request: RecognitionRequest())
+        var asTaken = page
+        asTaken.refocusRadius = nil
+        let plain = try await asTaken.read(with: SamplePage.accurate, request: RecognitionRequest())
+        #expect(judged.rendering == .refocused && plain.rendering == .asTaken)
+        #expect(judged.page.provenance.levelMapping.contains("defocus"), "\(judged.page.provenance.levelMapping)")
+        let judgedCER = TextErrorRate.characters(judged.page.text, truth: truth).rate
+        let plainCER = TextErrorRate.characters(plain.page.text, truth: truth).rate
+        #expect(judgedCER < plainCER - 0.04, "CER judged \(judgedCER), as taken \(plainCER)")
+    }
+
+    @Test("accurate reads again a page whose first reading is sure of every word but left whole paragraphs out")
+    func pageHalfRead() async throws {
+        // Seed 41000 prose-10 (2.8 MP, defocused), cut to the page: Tesseract's layout analysis dropped the upper half
+        // of the page and read the rest with every word sure; 58% of the page's marks lay on the lines read.
+        let (read, truth) = try await SamplePage.scanAndRead(
+            "Tests/DocScanTests/Fixtures/prose-half-read-when-defocused.jpg", with: SamplePage.accurate)
+        #expect(read.provenance.levelMapping.contains("as one block"), "\(read.provenance.levelMapping)")
+        // Measured: 0.5%, against 49% from the first reading alone.
+        let rate = TextErrorRate.characters(read.text, truth: truth).rate
+        #expect(rate < 0.05, "CER \(rate)")
+    }
+
     @Test("accurate reads the values inside a form's drawn boxes, which Tesseract's layout analysis drops with the boxes")
     func textInDrawnBoxes() async throws {
         // Seed 31000 form-05 (3 MP, JPEG quality 82 here): a parking permit form on cloth, its fields filled in.

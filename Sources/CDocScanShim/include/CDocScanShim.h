@@ -179,6 +179,10 @@ DS_EXTERN ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t
 DS_EXTERN ds_status ds_remove_motion_blur(const ds_image *image, double length, double angle_degrees,
                                           const int32_t region[_Nonnull 4], ds_image *_Nullable *_Nonnull out);
 
+/// Divides the blur of a lens focused a little off (a uniform disk of `radius` pixels, 0.5...16) out of the whole image
+/// (Wiener deconvolution in linear light).
+DS_EXTERN ds_status ds_remove_defocus(const ds_image *image, double radius, ds_image *_Nullable *_Nonnull out);
+
 // MARK: - Text layout analysis
 
 /// Direction and residual rotation of the text lines on a flat page.
