@@ -97,7 +97,8 @@ extension ScannedPage {
             if let unshaken {
                 (unlit, rendering) = (unshaken.unlitImage, .unshaken)
             } else if let refocusRadius {
-                (unlit, rendering) = (try DefocusCorrector().removing(radius: refocusRadius, from: unlitImage), .refocused)
+                unlit = try DefocusCorrector().removing(radius: refocusRadius, from: unlitImage)
+                rendering = .refocused
             } else {
                 return nil
             }

@@ -138,8 +138,10 @@ struct PageReader {
             lap("orientation")
         }
         // The page's letter-like marks in the pixels of the upright page, those in the region read only.
-        let marks = Self.placed(glyphs?.centres ?? [], scaledBy: scale, turns: upright.turns, in: pixels).filter { mark in
-            upright.region.map { mark.x >= $0.minX && mark.x <= $0.maxX && mark.y >= $0.minY && mark.y <= $0.maxY } ?? true
+        let placed = Self.placed(glyphs?.centres ?? [], scaledBy: scale, turns: upright.turns, in: pixels)
+        let marks = placed.filter { mark in
+            guard let region = upright.region else { return true }
+            return mark.x >= region.minX && mark.x <= region.maxX && mark.y >= region.minY && mark.y <= region.maxY
         }
         if level == .fast,
             Self.isSlip(width: upright.pixels.width, height: upright.pixels.height)

@@ -25,7 +25,8 @@ struct DefocusTests {
                 var inside = 0
                 for sy in 0..<8 {
                     for sx in 0..<8 {
-                        let px = Double(dx) + (Double(sx) + 0.5) / 8 - 0.5, py = Double(dy) + (Double(sy) + 0.5) / 8 - 0.5
+                        let px = Double(dx) + (Double(sx) + 0.5) / 8 - 0.5
+                        let py = Double(dy) + (Double(sy) + 0.5) / 8 - 0.5
                         if px * px + py * py <= radius * radius { inside += 1 }
                     }
                 }
@@ -143,9 +144,8 @@ struct DefocusTests {
     func absurdRadiusIsNoRendering() throws {
         var reading = DocumentScanner.Options()
         reading.rendersSuspectedShake = true
-        var page = try #require(
-            try DocumentScanner(options: reading).scan(contentsOf: TestData.corpus.appendingPathComponent("card-01.jpg"))
-                .pages.first)
+        let photo = TestData.corpus.appendingPathComponent("card-01.jpg")
+        var page = try #require(try DocumentScanner(options: reading).scan(contentsOf: photo).pages.first)
         #expect(page.otherRendering(fileURL: nil)?.rendering == .refocused)
         page.refocusRadius = 40
         #expect(page.otherRendering(fileURL: nil) == nil)

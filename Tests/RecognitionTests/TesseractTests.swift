@@ -306,7 +306,8 @@ struct TesseractTests {
         options.rendersSuspectedShake = true
         var page = try #require(try DocumentScanner(options: options).scan(contentsOf: photo).pages.first)
         #expect(page.unshaken == nil && page.refocusRadius != nil)
-        page.refocusRadius = DefocusCorrector().typicalRadius(photoWidth: 1440, photoHeight: 1920) * page.pixelsPerPhotoPixel
+        let wholePhotoRadius = DefocusCorrector().typicalRadius(photoWidth: 1440, photoHeight: 1920)
+        page.refocusRadius = wholePhotoRadius * page.pixelsPerPhotoPixel
         let judged = try await page.read(with: SamplePage.accurate, request: RecognitionRequest())
         var asTaken = page
         asTaken.refocusRadius = nil
