@@ -261,11 +261,20 @@ public struct DocumentScanner: Sendable {
         let refocusRadius =
             options.rendersSuspectedShake && motionBlur == nil && unshaken == nil
             ? DefocusCorrector().typicalRadius(photoWidth: photo.width, photoHeight: photo.height) : nil
+        // Every document is flattened and its text read for direction before any is turned, so that one whose print
+        // says too little about its way up can face the way the clearest of the others faces in the photo.
+        var flattened: [FlatDocument] = []
         for document in documents {
             try checkCancellation()
+            flattened.append(
+                try flatten(document, in: photo, focalLength35mm: loaded.header.focalLength35mm, timings: &timings))
+        }
+        let decisions = orientations(of: flattened)
+        for (flat, decision) in zip(flattened, decisions) {
+            try checkCancellation()
             pages += try pagesOf(
-                document, in: photo, unshaken: unshaken, focalLength35mm: loaded.header.focalLength35mm,
-                timings: &timings
+                flat, quarterTurns: decision.quarterTurns, skewDegrees: decision.skewDegrees, in: photo,
+                unshaken: unshaken, timings: &timings
             ).map { page in
                 var page = page
                 page.refocusRadius = refocusRadius.map { $0 * page.pixelsPerPhotoPixel }.flatMap {
@@ -280,12 +289,21 @@ public struct DocumentScanner: Sendable {
             timings: timings)
     }
 
-    /// Turns one detected document into one page, or two for a book spread; each page is also cut from the `unshaken`
-    /// photo, when there is one, with the same map.
-    private func pagesOf(
-        _ document: DetectedDocument, in photo: Image, unshaken: (photo: Image, blur: MotionBlur)?,
-        focalLength35mm: Double?, timings: inout StageTimings
-    ) throws(DocScanError) -> [ScannedPage] {
+    /// A detected document flattened: its outline (a book's cover trimmed off), the flat page's size, the map onto
+    /// it, a preview at the text layout analysis's size, and that analysis when the pages are to be turned or
+    /// deskewed.
+    private struct FlatDocument {
+        var document: DetectedDocument
+        var size: (width: Int, height: Int)
+        var toPage: Homography
+        var preview: Image
+        var layout: TextLayout?
+    }
+
+    /// Flattens one detected document and reads its text layout.
+    private func flatten(
+        _ document: DetectedDocument, in photo: Image, focalLength35mm: Double?, timings: inout StageTimings
+    ) throws(DocScanError) -> FlatDocument {
         let clock = ContinuousClock()
         var start = clock.now
         var document = document
@@ -303,16 +321,35 @@ public struct DocumentScanner: Sendable {
         }
         timings.detect += milliseconds(clock.now - start)
 
-        // Orientation and skew.
         start = clock.now
-        var turns = 0
-        var skew = 0.0
-        if options.correctsOrientation || options.correctsSkew {
-            let analyzer = TextLayoutAnalyzer()
-            let decision = analyzer.decision(for: try analyzer.analyze(preview))
-            if options.correctsOrientation { turns = decision.quarterTurns }
-            if options.correctsSkew { skew = decision.skewDegrees }
+        var layout: TextLayout?
+        if options.correctsOrientation || options.correctsSkew { layout = try TextLayoutAnalyzer().analyze(preview) }
+        timings.deskew += milliseconds(clock.now - start)
+        return FlatDocument(document: document, size: size, toPage: toPage, preview: preview, layout: layout)
+    }
+
+    /// The quarter turns and skew each flattened document gets, as the options allow: the text layout analysis's
+    /// decisions for the documents of one photo (``TextLayoutAnalyzer/decisions(for:)``).
+    private func orientations(of flattened: [FlatDocument]) -> [(quarterTurns: Int, skewDegrees: Double)] {
+        let analyzed = flattened.compactMap { flat in flat.layout.map { (quad: flat.document.quad, layout: $0) } }
+        guard analyzed.count == flattened.count else { return flattened.map { _ in (0, 0) } }
+        return TextLayoutAnalyzer().decisions(for: analyzed).map { decision in
+            (
+                options.correctsOrientation ? decision.quarterTurns : 0,
+                options.correctsSkew ? decision.skewDegrees : 0
+            )
         }
+    }
+
+    /// Turns one flattened document into one page, or two for a book spread; each page is also cut from the
+    /// `unshaken` photo, when there is one, with the same map.
+    private func pagesOf(
+        _ flat: FlatDocument, quarterTurns turns: Int, skewDegrees skew: Double, in photo: Image,
+        unshaken: (photo: Image, blur: MotionBlur)?, timings: inout StageTimings
+    ) throws(DocScanError) -> [ScannedPage] {
+        let clock = ContinuousClock()
+        var start = clock.now
+        let (document, size, toPage, preview) = (flat.document, flat.size, flat.toPage, flat.preview)
         let rotatedSize = turns % 2 == 0 ? size : (size.height, size.width)
         let toUpright = toPage.followed(by: Self.quarterTurns(turns, width: size.width, height: size.height))
         timings.deskew += milliseconds(clock.now - start)

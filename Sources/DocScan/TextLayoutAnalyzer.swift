@@ -1,4 +1,5 @@
 internal import CDocScanShim
+import Foundation
 
 /// Direction and skew of the text on a flat page.
 public struct TextLayout: Sendable, Equatable {
@@ -11,6 +12,14 @@ public struct TextLayout: Sendable, Equatable {
     public var lineConfidence: Double
     /// 0...1: how clearly the text is upright rather than upside down.
     public var uprightConfidence: Double
+
+    /// Creates a layout (``TextLayoutAnalyzer/analyze(_:)`` measures one).
+    public init(quarterTurns: Int, skewDegrees: Double, lineConfidence: Double, uprightConfidence: Double) {
+        self.quarterTurns = quarterTurns
+        self.skewDegrees = skewDegrees
+        self.lineConfidence = lineConfidence
+        self.uprightConfidence = uprightConfidence
+    }
 }
 
 /// Stage 5 of the pipeline: finds residual skew (±12°) and the 0/90/180/270° orientation of a flat page from its ink.
@@ -58,6 +67,62 @@ public struct TextLayoutAnalyzer: Sendable {
             turns = turns % 2 == 0 ? 0 : 1
         }
         return (turns, abs(layout.skewDegrees) <= 12 ? layout.skewDegrees : 0)
+    }
+
+    /// Below either of these a page's own text is unclear about its way up ("weak") for ``decisions(for:)``: lines
+    /// that barely show their direction, or letter shapes that barely tell up from down.
+    public var clearLineConfidence = 0.3
+    public var clearUprightConfidence = 0.5
+    /// At or above both of these a page's text is clear enough to show the others of its photo the way up.
+    public var guidingLineConfidence = 0.4
+    public var guidingUprightConfidence = 0.6
+
+    /// The decisions for the documents of one photo, each given by its outline in the photo (corners in order,
+    /// top-left first, as flattened) and its text layout: each page's own ``decision(for:)``, except that a page
+    /// whose text is unclear about its way up (see ``clearLineConfidence``) is turned to face, in the photo, the way
+    /// the clearest page faces (the one with the highest product of the two confidences at or above the guiding
+    /// ones): documents photographed together mostly lie the same way up, and small cards and faded receipts are the
+    /// ones whose few, small or blurred letters say least. A page whose lines show their direction keeps it (it may
+    /// only be turned half round, and keeps its skew); one whose lines do not may take any quarter turn, and loses
+    /// its skew when turned a quarter. On the photos of several documents of 12 generated sets (232 pages) this took
+    /// the scanner's orientation from 216 pages right to 226; on the committed corpus it turned one page right and one
+    /// wrong (led by a page confidently wrong itself).
+    public func decisions(for pages: [(quad: Quad, layout: TextLayout)]) -> [(quarterTurns: Int, skewDegrees: Double)]
+    {
+        let own = pages.map { decision(for: $0.layout) }
+        // The direction, in the photo, that a page's top faces once it is turned by `turns` quarter turns clockwise.
+        func facing(_ quad: Quad, turns: Int) -> Double {
+            let up = (
+                x: quad.topLeft.x + quad.topRight.x - quad.bottomLeft.x - quad.bottomRight.x,
+                y: quad.topLeft.y + quad.topRight.y - quad.bottomLeft.y - quad.bottomRight.y
+            )
+            return atan2(up.y, up.x) * 180 / .pi - 90 * Double(turns)
+        }
+        func isGuide(_ layout: TextLayout) -> Bool {
+            layout.lineConfidence >= guidingLineConfidence && layout.uprightConfidence >= guidingUprightConfidence
+        }
+        guard pages.count > 1,
+            let guide = pages.indices.filter({ isGuide(pages[$0].layout) }).max(by: {
+                pages[$0].layout.lineConfidence * pages[$0].layout.uprightConfidence
+                    < pages[$1].layout.lineConfidence * pages[$1].layout.uprightConfidence
+            })
+        else { return own }
+        let way = facing(pages[guide].quad, turns: own[guide].quarterTurns)
+        return pages.indices.map { index in
+            let layout = pages[index].layout
+            let linesClear = layout.lineConfidence >= clearLineConfidence
+            guard index != guide, !linesClear || layout.uprightConfidence < clearUprightConfidence else {
+                return own[index]
+            }
+            let turns = own[index].quarterTurns
+            let options = linesClear ? [turns, (turns + 2) % 4] : [0, 1, 2, 3]
+            func offAngle(_ turns: Int) -> Double {
+                let difference = (facing(pages[index].quad, turns: turns) - way).truncatingRemainder(dividingBy: 360)
+                return min(abs(difference), 360 - abs(difference))
+            }
+            let best = options.min { offAngle($0) < offAngle($1) } ?? turns
+            return (best, (best - turns) % 2 == 0 ? own[index].skewDegrees : 0)
+        }
     }
 }
 

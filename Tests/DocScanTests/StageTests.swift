@@ -1,4 +1,5 @@
 import DocScan
+import DocScanMetrics
 import Foundation
 import Testing
 
@@ -241,6 +242,71 @@ struct TextLayoutTests {
         let layout = try TextLayoutAnalyzer().analyze(card.rotated(quarterTurns: turns))
         #expect(
             TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+    }
+
+    /// A document's outline in a photo, flattened with its top towards `facing` degrees (screen angles: -90 is up).
+    static func outline(facing degrees: Double, centre: Point = Point(x: 1000, y: 1000)) -> Quad {
+        let angle = (degrees + 90) * .pi / 180  // the direction of the outline's right side
+        let right = Point(x: cos(angle) * 100, y: sin(angle) * 100), up = Point(x: sin(angle) * 60, y: -cos(angle) * 60)
+        func corner(_ r: Double, _ u: Double) -> Point {
+            Point(x: centre.x + r * right.x + u * up.x, y: centre.y + r * right.y + u * up.y)
+        }
+        return Quad([corner(-1, 1), corner(1, 1), corner(1, -1), corner(-1, -1)])
+    }
+
+    static let clear = TextLayout(quarterTurns: 0, skewDegrees: 1, lineConfidence: 0.8, uprightConfidence: 0.9)
+
+    @Test("A page whose letters say little about up and down faces the way the clearest page of its photo faces")
+    func unclearPageFollowsClearOne() {
+        let analyzer = TextLayoutAnalyzer()
+        // Both outlines face up in the photo as flattened; the clear page stays upright, so the photo's way is up.
+        let unsure = TextLayout(quarterTurns: 2, skewDegrees: -2, lineConfidence: 0.7, uprightConfidence: 0.1)
+        let decisions = analyzer.decisions(for: [
+            (Self.outline(facing: -90), Self.clear), (Self.outline(facing: -90, centre: Point(x: 400, y: 900)), unsure),
+        ])
+        #expect(decisions.map(\.quarterTurns) == [0, 0])
+        #expect(decisions[1].skewDegrees == -2, "a half turn keeps the skew of the lines")
+        // Flattened facing left in the photo (the card lies a quarter turn from the receipt): a quarter turn would
+        // bring it to face up, but its lines run across the flattened page, and that direction is kept.
+        let sideways = analyzer.decisions(for: [(Self.outline(facing: -90), Self.clear), (Self.outline(facing: 180), unsure)])
+        #expect(sideways[1].quarterTurns % 2 == 0, "\(sideways)")
+    }
+
+    @Test("A page whose lines show no direction takes any quarter turn to face the photo's way, and loses its skew")
+    func pageWithoutLinesFollowsClearOne() {
+        let faint = TextLayout(quarterTurns: 0, skewDegrees: 3, lineConfidence: 0.2, uprightConfidence: 0.0)
+        let decisions = TextLayoutAnalyzer().decisions(for: [
+            (Self.outline(facing: -90), Self.clear), (Self.outline(facing: 180), faint),
+        ])
+        // Flattened facing left, its top towards the photo's up is three quarter turns clockwise away.
+        #expect(decisions[1].quarterTurns == 3, "\(decisions)")
+        #expect(decisions[1].skewDegrees == 0)
+    }
+
+    @Test("Clear pages keep their own way up, and with no clear page, or only one page, every page does")
+    func clearPagesKeepTheirWay() {
+        let analyzer = TextLayoutAnalyzer()
+        let alsoClear = TextLayout(quarterTurns: 2, skewDegrees: 0, lineConfidence: 0.6, uprightConfidence: 0.55)
+        let unsure = TextLayout(quarterTurns: 2, skewDegrees: 0, lineConfidence: 0.7, uprightConfidence: 0.1)
+        #expect(
+            analyzer.decisions(for: [(Self.outline(facing: -90), Self.clear), (Self.outline(facing: -90), alsoClear)])
+                .map(\.quarterTurns) == [0, 2])
+        let halfSure = TextLayout(quarterTurns: 0, skewDegrees: 0, lineConfidence: 0.35, uprightConfidence: 0.55)
+        #expect(
+            analyzer.decisions(for: [(Self.outline(facing: -90), halfSure), (Self.outline(facing: 90), unsure)])
+                .map(\.quarterTurns) == [0, 2], "no guide: each page decides alone")
+        #expect(analyzer.decisions(for: [(Self.outline(facing: 90), unsure)]).map(\.quarterTurns) == [2])
+    }
+
+    @Test("A card among receipts whose print says little about its way up is turned as they are")
+    func cardFollowsReceipts() throws {
+        // Corpus multi-04 (12 MP, turned 270 degrees): two receipts and a card. The card's name, title and small
+        // print told its way up too faintly (upright confidence under 0.5), and it came out upside down.
+        let photo = TestData.corpus.appendingPathComponent("multi-04.jpg")
+        let truth = try GroundTruth(contentsOf: try #require(GroundTruth.file(for: photo)))
+        let result = try DocumentScanner().scan(contentsOf: photo)
+        let score = DetectionScore(found: result.pages.map { ($0.quad, $0.rotation) }, truth: truth.pages)
+        #expect(score.rotationCorrect == [true, true, true], "\(score)")
     }
 
     @Test("Both pages of a spread that lean different ways are turned upright, in reading order", arguments: 1..<4)
