@@ -10,9 +10,10 @@
 // best non-overlapping ones win, preferring an outline over the parts inside it (unless what it adds is the desk, lit
 // or in shade) and passing over shadows (darker than their surroundings, with no print); outlines around rough
 // surface (carpet, granite), cells of a repeating pattern, and weakly outlined regions without lines of print are
-// dropped, where a stretch of outline hidden under a thumb counts as outlined. Finally each side is moved onto the
-// strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side
-// is hidden.
+// dropped, where a stretch of outline hidden under a thumb counts as outlined. Pieces of one document are put back
+// together, and specks of the surface cut off by the frame dropped. Finally each side is moved onto the strongest
+// edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side is
+// hidden.
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -128,8 +129,8 @@ double smallestAngle(const Quad &q) {
 /// How near to right angles the corners come (in degrees, 0...90) of a rectangle that a pinhole camera would see as
 /// `quad` on a `frame`-sized photo: the angle between the directions in space of its two pairs of opposite sides (each
 /// pair meets at a vanishing point, which the camera's inverse maps to a direction), for the focal length that brings
-/// it nearest to 90 between 0.35 and 2.5 times the frame's longer side (ultra-wide to telephoto lenses, and photos
-/// cropped from them), with the principal point at the frame's centre. Every document is a rectangle, so its outline
+/// it nearest to 90 between 0.35 and 2.5 times the frame's longer side (ultra-wide to telephoto lenses, and digital
+/// zoom), with the principal point at the frame's centre (a photo cropped off-centre is not modelled). Every document is a rectangle, so its outline
 /// comes within a few degrees of 90; a piece of one cut off by a slanting shadow's edge or a thumb's, or an outline
 /// that runs along a cloth's checks on one side, cannot be the picture of any rectangle and comes out far lower.
 double rectangleCornerAngle(const Quad &quad, cv::Size frame) {
@@ -1510,13 +1511,20 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 }
             }
         }
-        // A speck a twentieth of the main document's size that is no piece of another (put back together with it
-        // above) and neither lighter nor darker than what surrounds it, whatever lines its mottling makes, is a patch
-        // of the surface (of carpet, outlined at the photo's edge): a document that small stands out from the desk.
+        // A speck at the photo's edge, a twentieth of the main document's size, that is no piece of another (put
+        // back together with it above) and neither lighter nor darker than what surrounds it, whatever lines its
+        // mottling makes, is a patch of the surface (of carpet, cut off by the frame): a document that small stands
+        // out from the desk it lies on.
         if (!documents.empty()) {
             const double mainArea = documents.front().area;
+            const double margin = 0.03 * std::max(lab.cols, lab.rows);
+            const auto atEdge = [&](const Quad &quad) {
+                return std::any_of(quad.begin(), quad.end(), [&](const cv::Point2d &p) {
+                    return p.x < margin || p.y < margin || p.x > lab.cols - 1 - margin || p.y > lab.rows - 1 - margin;
+                });
+            };
             documents.erase(std::remove_if(documents.begin() + 1, documents.end(), [&](const Candidate &d) {
-                return d.area < 0.05 * mainArea && std::abs(lightnessStep(lab, d.quad)) < 15;
+                return d.area < 0.05 * mainArea && atEdge(d.quad) && std::abs(lightnessStep(lab, d.quad)) < 15;
             }), documents.end());
         }
         // A document that fills six tenths or more of a larger outline and reaches it with three corners or more is
@@ -1531,6 +1539,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 if (c.area <= 1.05 * piece.area || piece.area < 0.6 * c.area) continue;
                 if (overlapArea(c.quad, piece.quad) < 0.95 * piece.area) continue;
                 if (cornersOnOutline(piece.quad, c.quad, 0.03 * std::sqrt(c.area)) < 3) continue;
+                // Not when what it adds is the desk, or a shadow on it (as ``select`` judges twins and frames).
+                if (stripIsDesk(lab, c.quad, piece.quad) || isShadowAround(lab, detail, c.quad, piece.quad)) continue;
                 const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
                     return &d != &piece && overlapArea(c.quad, d.quad) > 0.15 * std::min(c.area, d.area);
                 });

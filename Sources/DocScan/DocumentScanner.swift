@@ -333,11 +333,13 @@ public struct DocumentScanner: Sendable {
     private func orientations(of flattened: [FlatDocument]) -> [(quarterTurns: Int, skewDegrees: Double)] {
         let analyzed = flattened.compactMap { flat in flat.layout.map { (quad: flat.document.quad, layout: $0) } }
         guard analyzed.count == flattened.count else { return flattened.map { _ in (0, 0) } }
-        return TextLayoutAnalyzer().decisions(for: analyzed).map { decision in
-            (
-                options.correctsOrientation ? decision.quarterTurns : 0,
-                options.correctsSkew ? decision.skewDegrees : 0
-            )
+        let analyzer = TextLayoutAnalyzer()
+        // Without turns, each page keeps its own skew (a turn chosen with the others may have dropped it).
+        let decisions =
+            options.correctsOrientation
+            ? analyzer.decisions(for: analyzed) : analyzed.map { analyzer.decision(for: $0.layout) }
+        return decisions.map { decision in
+            (options.correctsOrientation ? decision.quarterTurns : 0, options.correctsSkew ? decision.skewDegrees : 0)
         }
     }
 

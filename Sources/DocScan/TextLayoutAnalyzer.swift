@@ -32,7 +32,8 @@ public struct TextLayout: Sendable, Equatable {
 /// This costs about 30 ms and needs no model; Tesseract's OSD model, tried on the same pages, took 0.25-0.75 s a page and
 /// misjudged blurred receipts.
 public struct TextLayoutAnalyzer: Sendable {
-    /// Below this line confidence the page is left as it is.
+    /// Below this line confidence the page is left as it is (unless ``decisions(for:)`` turns it with the clearest
+    /// page of its photo).
     public var minimumLineConfidence = 0.15
     /// Below this upright confidence an upside-down verdict is not trusted.
     public var minimumUprightConfidence = 0.03
@@ -69,24 +70,29 @@ public struct TextLayoutAnalyzer: Sendable {
         return (turns, abs(layout.skewDegrees) <= 12 ? layout.skewDegrees : 0)
     }
 
-    /// Below either of these a page's own text is unclear about its way up ("weak") for ``decisions(for:)``: lines
-    /// that barely show their direction, or letter shapes that barely tell up from down.
+    /// Below this line confidence a page's lines barely show their direction, and ``decisions(for:)`` lets the
+    /// clearest page of its photo decide its way up.
     public var clearLineConfidence = 0.3
+    /// Below this upright confidence a page's letter shapes barely tell up from down, and ``decisions(for:)`` lets the
+    /// clearest page of its photo decide which way up its lines read.
     public var clearUprightConfidence = 0.5
-    /// At or above both of these a page's text is clear enough to show the others of its photo the way up.
+    /// At or above this line confidence (and ``guidingUprightConfidence``) a page may show the others of its photo the
+    /// way up.
     public var guidingLineConfidence = 0.4
+    /// At or above this upright confidence (and ``guidingLineConfidence``) a page may show the others of its photo the
+    /// way up.
     public var guidingUprightConfidence = 0.6
 
     /// The decisions for the documents of one photo, each given by its outline in the photo (corners in order,
     /// top-left first, as flattened) and its text layout: each page's own ``decision(for:)``, except that a page
-    /// whose text is unclear about its way up (see ``clearLineConfidence``) is turned to face, in the photo, the way
-    /// the clearest page faces (the one with the highest product of the two confidences at or above the guiding
-    /// ones): documents photographed together mostly lie the same way up, and small cards and faded receipts are the
-    /// ones whose few, small or blurred letters say least. A page whose lines show their direction keeps it (it may
-    /// only be turned half round, and keeps its skew); one whose lines do not may take any quarter turn, and loses
-    /// its skew when turned a quarter. On the photos of several documents of 12 generated sets (232 pages) this took
-    /// the scanner's orientation from 216 pages right to 226; on the committed corpus it turned one page right and one
-    /// wrong (led by a page confidently wrong itself).
+    /// whose text is unclear about its way up (see ``clearLineConfidence`` and ``clearUprightConfidence``) is turned
+    /// to face, in the photo, the way the clearest page faces (the one with the highest product of the two
+    /// confidences at or above the guiding ones): documents photographed together mostly lie the same way up, and
+    /// small cards and faded receipts are the ones whose few, small or blurred letters say least. A page whose lines
+    /// show their direction keeps it (it may only be turned half round, and keeps its skew); one whose lines do not
+    /// may take any quarter turn, and loses its skew when turned a quarter. On the photos of several documents of 12
+    /// generated sets (232 pages) this took the scanner's orientation from 216 pages right to 226; on the committed
+    /// corpus it turned one page right and one wrong (led by a page confidently wrong itself).
     public func decisions(for pages: [(quad: Quad, layout: TextLayout)]) -> [(quarterTurns: Int, skewDegrees: Double)]
     {
         let own = pages.map { decision(for: $0.layout) }
