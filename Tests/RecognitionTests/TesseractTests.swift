@@ -18,6 +18,16 @@ enum SamplePage {
         return (page, try! page.recognitionInput(), truth.pages[0].text!)
     }()
 
+    /// A fixture photo (`Tests/DocScanTests/Fixtures/NAME`) scanned as `docscan` scans for `accurate`, with the other
+    /// renderings worth reading (``DocumentScanner/Options/rendersSuspectedShake``), and its first page's true text.
+    static func scanForReading(fixture name: String) throws -> (scan: ScanResult, truth: String) {
+        let photo = root.appendingPathComponent("Tests/DocScanTests/Fixtures/\(name)")
+        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[0].text)
+        var options = DocumentScanner.Options()
+        options.rendersSuspectedShake = true
+        return (try DocumentScanner(options: options).scan(contentsOf: photo), truth)
+    }
+
     /// The page at a fifth of its size in each direction (each pixel the mean of a 5 × 5 block): print so small that
     /// Tesseract misreads a word in every few lines.
     static let shrunk: PageImage = {
@@ -277,11 +287,7 @@ struct TesseractTests {
 
     @Test("a smear the scanner does not trust is removed when the page reads clearly better without it")
     func suspectedShake() async throws {
-        let photo = SamplePage.root.appendingPathComponent("Tests/DocScanTests/Fixtures/prose-with-unsure-shake.jpg")
-        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[0].text)
-        var options = DocumentScanner.Options()
-        options.rendersSuspectedShake = true
-        let scan = try DocumentScanner(options: options).scan(contentsOf: photo)
+        let (scan, truth) = try SamplePage.scanForReading(fixture: "prose-with-unsure-shake.jpg")
         #expect(scan.motionBlur == nil, "the smear is not a clear shake")
         let page = try #require(scan.pages.first)
         #expect(page.unshaken != nil)
@@ -300,11 +306,8 @@ struct TesseractTests {
     func defocusedPage() async throws {
         // Seed 29000 receipt-06 (2.8 MP, a disk of 1.64 px), cut to the receipt: the scanner gives a page of the whole
         // photo a defocus of 1.83 px to try, and of this smaller crop less, so the test asks for the whole photo's.
-        let photo = SamplePage.root.appendingPathComponent("Tests/DocScanTests/Fixtures/defocused-receipt.jpg")
-        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[0].text)
-        var options = DocumentScanner.Options()
-        options.rendersSuspectedShake = true
-        var page = try #require(try DocumentScanner(options: options).scan(contentsOf: photo).pages.first)
+        let (scan, truth) = try SamplePage.scanForReading(fixture: "defocused-receipt.jpg")
+        var page = try #require(scan.pages.first)
         #expect(page.unshaken == nil && page.refocusRadius != nil)
         let wholePhotoRadius = DefocusCorrector().typicalRadius(photoWidth: 1440, photoHeight: 1920)
         page.refocusRadius = wholePhotoRadius * page.pixelsPerPhotoPixel
