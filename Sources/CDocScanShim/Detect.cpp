@@ -273,7 +273,12 @@ bool sampleScalar(const cv::Mat &map, cv::Point2d p, float &value) {
 /// cloth) when the surface is woven. `orientation` is the sign of the quad's signed area.
 template <typename Visit>
 void stepsAcrossSide(const Views &views, cv::Point2d a, cv::Point2d b, double orientation, int samples, Visit visit) {
-    constexpr double threshold = 7.0;
+    // A step of colour is 7 Lab units where either side is lit (lightness 80 of 255 or more), and less where both are
+    // dark, down to 4 units: a camera squeezes colours together in the dark, and a navy or dark green card on a black
+    // desk differs from it by 7 to 9 units, where sensor noise moves a plain dark desk by 1 or 2.
+    const auto threshold = [](const cv::Vec3f &inside, const cv::Vec3f &outside) {
+        return 4.0 + 3.0 * std::min(1.0, std::max<double>(inside[0], outside[0]) / 80.0);
+    };
     pointsAcrossSide(views.lab.size(), a, b, orientation, samples, [&](cv::Point2d in, cv::Point2d out) {
         cv::Vec3f inside, outside;
         if (!sample<cv::Vec3f>(views.lab, in, inside) || !sample<cv::Vec3f>(views.lab, out, outside)) return;
@@ -281,7 +286,7 @@ void stepsAcrossSide(const Views &views, cv::Point2d a, cv::Point2d b, double or
         const bool woven = !views.texture.empty() && sampleScalar(views.texture, in, smoothness) &&
                            sampleScalar(views.texture, out, weave) && smoothness < views.smoothBelow &&
                            weave > views.smoothBelow && weave > 2 * smoothness;
-        visit(inside, outside, cv::norm(inside - outside) > threshold, woven);
+        visit(inside, outside, cv::norm(inside - outside) > threshold(inside, outside), woven);
     });
 }
 
@@ -1453,8 +1458,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // blurred to find), or is pale marked stock crisply outlined all round (a card whose small print a shaken
             // camera blurred past finding lines in it).
             if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9)) continue;
-            // Nor is a speck a fiftieth of the main document's size without clear print (a grain of granite).
-            if (j.candidate.area < 0.02 * judged[main].candidate.area && j.lines < 0.2) continue;
+            // Nor is a speck a fiftieth of the main document's size without clear print, or darker than the surface
+            // round it, whatever lines its mottling makes (grains of granite, a cluster of dark ones beside a card).
+            if (j.candidate.area < 0.02 * judged[main].candidate.area && (j.lines < 0.2 || step < 0)) continue;
             // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
             // both be outlines) is part of it, not another document.
             const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
