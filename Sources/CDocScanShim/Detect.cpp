@@ -273,11 +273,12 @@ bool sampleScalar(const cv::Mat &map, cv::Point2d p, float &value) {
 /// cloth) when the surface is woven. `orientation` is the sign of the quad's signed area.
 template <typename Visit>
 void stepsAcrossSide(const Views &views, cv::Point2d a, cv::Point2d b, double orientation, int samples, Visit visit) {
-    // A step of colour is 7 Lab units where either side is lit (lightness 80 of 255 or more), and less where both are
-    // dark, down to 4 units: a camera squeezes colours together in the dark, and a navy or dark green card on a black
-    // desk differs from it by 7 to 9 units, where sensor noise moves a plain dark desk by 1 or 2.
+    // A step of colour is 7 Lab units where either side has some light (lightness 50 of 255 or more), and less where
+    // both are dark, down to 4 units under 20: a camera squeezes colours together in the dark, and a navy or dark teal
+    // card on a black desk differs from it by 7 to 9 units, where sensor noise moves a plain dark desk by 1 or 2. (Dark
+    // grey is not dark enough: the edge of a book's cover there would outline the cover rather than its pages.)
     const auto threshold = [](const cv::Vec3f &inside, const cv::Vec3f &outside) {
-        return 4.0 + 3.0 * std::min(1.0, std::max<double>(inside[0], outside[0]) / 80.0);
+        return 4.0 + 3.0 * std::clamp((std::max<double>(inside[0], outside[0]) - 20.0) / 30.0, 0.0, 1.0);
     };
     pointsAcrossSide(views.lab.size(), a, b, orientation, samples, [&](cv::Point2d in, cv::Point2d out) {
         cv::Vec3f inside, outside;
