@@ -830,7 +830,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // around its barcode, with a thumb over one side): kept aside as a frame.
             const bool surroundsAll = std::all_of(chosen.begin(), chosen.end(), [&](const Candidate &c) {
                 const double shared = overlapArea(candidate.quad, c.quad);
-                return shared <= 0.15 * std::min(candidate.area, c.area) || (shared >= 0.85 * c.area && candidate.area > 4 * c.area);
+                return shared <= 0.15 * std::min(candidate.area, c.area) || (shared >= 0.85 * c.area && candidate.area > 1.02 * c.area);
             });
             const bool duplicate = frames && std::any_of(frames->begin(), frames->end(), [&](const Candidate &f) {
                 return overlapArea(f.quad, candidate.quad) >= 0.8 * std::max(f.area, candidate.area);
@@ -1127,6 +1127,45 @@ std::optional<Line> refineSide(const cv::Mat &image, cv::Point2d a, cv::Point2d 
     return fitLine(bestInliers);
 }
 
+/// The outline with each side moved onto the strongest straight edge within `radius` pixels of it (found along most of
+/// the side, so that a thumb or a shadow over part of it does not pull it), in `image` (8-bit, one or three channels);
+/// none when a corner would move more than three radii or the result is not convex.
+std::optional<Quad> refinedOutline(const cv::Mat &image, const Quad &quad, double radius) {
+    // Only the band around the outline is read, so convert just that region.
+    cv::Rect region = cv::boundingRect(std::vector<cv::Point2f>(quad.begin(), quad.end()));
+    const int margin = static_cast<int>(std::ceil(radius)) + 6;
+    region = cv::Rect(region.x - margin, region.y - margin, region.width + 2 * margin, region.height + 2 * margin) &
+             cv::Rect(0, 0, image.cols, image.rows);
+    if (region.empty()) return std::nullopt;
+    cv::Mat color = image(region);
+    if (image.channels() == 1) cv::cvtColor(image(region), color, cv::COLOR_GRAY2BGR);
+    const cv::Point2d shift(region.x, region.y);
+    const double orientation = signedArea(quad) > 0 ? 1 : -1;
+    std::mt19937 random(7);
+    std::array<Line, 4> lines;
+    for (int side = 0; side < 4; ++side) {
+        const cv::Point2d a = quad[side] - shift, b = quad[(side + 1) % 4] - shift;
+        const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
+        const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
+        auto refined = refineSide(color, a, b, outward, radius, random);
+        // A refined side must stay within the search band of the rough one.
+        if (refined) {
+            const double da = refined->normal.dot(a) - refined->offset, db = refined->normal.dot(b) - refined->offset;
+            if (std::abs(da) > radius * 1.5 || std::abs(db) > radius * 1.5) refined.reset();
+        }
+        lines[side] = refined ? *refined : lineThrough(a, b);
+    }
+    Quad result;
+    for (int i = 0; i < 4; ++i) {
+        auto corner = intersect(lines[(i + 3) % 4], lines[i]);
+        if (!corner) return std::nullopt;
+        result[i] = *corner + shift;
+        if (cv::norm(result[i] - quad[i]) > 3 * radius) return std::nullopt;
+    }
+    if (!isConvex(result)) return std::nullopt;
+    return result;
+}
+
 /// Whether at least three other well-supported, non-overlapping outlines have about the same size and shape: the cells
 /// of a checked or tiled background. Outlines within `printed` (documents with lines of print, which a cloth's cells
 /// are not, and the parts of them) do not count: two cards and the blocks of a receipt are not a pattern.
@@ -1249,40 +1288,9 @@ ds_status ds_refine_quad(const ds_image *image, double corners[8], double search
         Quad quad;
         for (int i = 0; i < 4; ++i) quad[i] = {corners[2 * i], corners[2 * i + 1]};
         if (!isConvex(quad)) return fail(DS_ERROR_INVALID_ARGUMENT, "the outline is not a convex quadrilateral");
-        const cv::Mat &source = image->mat;
-        // Only the band around the outline is read, so convert just that region to float.
-        cv::Rect region = cv::boundingRect(std::vector<cv::Point2f>(quad.begin(), quad.end()));
-        const int margin = static_cast<int>(std::ceil(search_radius)) + 6;
-        region = cv::Rect(region.x - margin, region.y - margin, region.width + 2 * margin, region.height + 2 * margin) &
-                 cv::Rect(0, 0, source.cols, source.rows);
-        if (region.empty()) return DS_OK;
-        cv::Mat color = source(region);
-        if (source.channels() == 1) cv::cvtColor(source(region), color, cv::COLOR_GRAY2BGR);
-        const cv::Point2d shift(region.x, region.y);
-        const double orientation = signedArea(quad) > 0 ? 1 : -1;
-        std::mt19937 random(7);
-        std::array<Line, 4> lines;
-        for (int side = 0; side < 4; ++side) {
-            const cv::Point2d a = quad[side] - shift, b = quad[(side + 1) % 4] - shift;
-            const cv::Point2d direction = (b - a) * (1.0 / cv::norm(b - a));
-            const cv::Point2d outward = cv::Point2d(direction.y, -direction.x) * orientation;
-            auto refined = refineSide(color, a, b, outward, search_radius, random);
-            // A refined side must stay within the search band of the rough one.
-            if (refined) {
-                const double da = refined->normal.dot(a) - refined->offset, db = refined->normal.dot(b) - refined->offset;
-                if (std::abs(da) > search_radius * 1.5 || std::abs(db) > search_radius * 1.5) refined.reset();
-            }
-            lines[side] = refined ? *refined : lineThrough(a, b);
-        }
-        Quad result;
-        for (int i = 0; i < 4; ++i) {
-            auto corner = intersect(lines[(i + 3) % 4], lines[i]);
-            if (!corner) return DS_OK;
-            result[i] = *corner + shift;
-            if (cv::norm(result[i] - quad[i]) > 3 * search_radius) return DS_OK;  // keep the rough outline
-        }
-        if (!isConvex(result)) return DS_OK;
-        for (int i = 0; i < 4; ++i) corners[2 * i] = result[i].x, corners[2 * i + 1] = result[i].y;
+        const auto result = refinedOutline(image->mat, quad, search_radius);
+        if (!result) return DS_OK;  // keep the rough outline
+        for (int i = 0; i < 4; ++i) corners[2 * i] = (*result)[i].x, corners[2 * i + 1] = (*result)[i].y;
         return DS_OK;
     });
 }
@@ -1353,6 +1361,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             double marks;  // markShare of the region
             bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
                              // printed is a patch of the table)
+            bool framing = false;  // a frame that replaced the shapes it holds (see ``select``)
         };
         const bool compare = chosen.size() > 1 || !frames.empty();
         const auto judge = [&](const Candidate &candidate) {
@@ -1390,6 +1399,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             const double lines = docscan::textLineStrength(region), roughness = surfaceRoughness(region);
             const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
             if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
+            if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
+                    return inside(j) && j.plausible && j.candidate.area * 4 >= frame.area;
+                }))
+                continue;
             // Nor does a shadow that a document lies in, or a book's grey rim.
             if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
                     return inside(j) && isShadowAround(lab, detail, frame.quad, j.candidate.quad);
@@ -1398,12 +1411,12 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // Less print is enough when what the frame holds is a mere speck of it (a word or a logo on a card whose
             // print a thumb hides).
             const double held = std::accumulate(judged.begin(), judged.end(), 0.0, [&](double sum, const Judged &j) {
-                return inside(j) ? sum + j.candidate.area : sum;
+                return inside(j) && j.plausible ? sum + j.candidate.area : sum;
             });
-            const double enoughPrint = held < 0.05 * frame.area ? 0.1 : 0.25;
+            const double enoughPrint = held < 0.1 * frame.area ? 0.1 : 0.25;
             if (lines < enoughPrint || roughness > 5) continue;
             judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
-            judged.push_back({frame, lines, roughness, markShare(region), true});
+            judged.push_back({frame, lines, roughness, markShare(region), true, true});
         }
         // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
         // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
@@ -1431,7 +1444,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         if (judged.empty()) documents.clear();
         for (size_t k = 0; k < judged.size(); ++k) {
             if (k == main) continue;
-            const auto &j = judged[k];
+            Judged j = judged[k];
             if (!j.plausible || j.roughness > std::max(3.0, 1.5 * judged[main].roughness)) continue;
             if (j.lines < 0.3 && repeats(j.candidate, allCandidates, printed)) continue;
             // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
@@ -1443,7 +1456,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // small to show as lines (a faded receipt under a thumb, a card with a shadow across it).
             const bool palePaper = step >= 40 && j.roughness <= 3 && j.marks >= 0.03;
             // A thumb or a pen over an edge hides it without making the region any less of a document.
-            const double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
+            double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
             // Paper that barely steps from the desk (a pale desk), smooth, with a card's share of marks, and outlined
             // nearly all round, is paper too, with weak lines of print (it still needs some: see below).
             const bool faintlySteppingCard = step > 0 && j.roughness <= 1 && j.marks >= 0.03 && j.marks <= 0.3 && outlined >= 0.85;
@@ -1452,7 +1465,20 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // off by a document lying across it, has a corner too sharp for that.
             const bool squarePalePaper = palePaper && smallestAngle(j.candidate.quad) >= 70;
             const double outlineNeeded = printedPaper ? 0.55 : squarePalePaper ? 0.65 : 0.75;
-            if (outlined < outlineNeeded || (outlined < 0.9 && j.lines < 0.2 && !palePaper && !faintlySteppingCard)) continue;
+            const auto outlinedEnough = [&] {
+                return outlined >= outlineNeeded && (outlined >= 0.9 || j.lines >= 0.2 || palePaper || faintlySteppingCard);
+            };
+            // A frame's outline that falls short may be a few pixels off along a side whose edge something over it
+            // pulled away (a thumb across a card's end, which also weakened the outline so that it was kept as a
+            // frame): its sides are moved onto the edges they run beside, and the outline judged again.
+            if (!outlinedEnough()) {
+                if (!j.framing) continue;
+                const auto refined = refinedOutline(small, j.candidate.quad, 0.01 * std::max(small.cols, small.rows));
+                if (!refined) continue;
+                outlined = outlineScoreSeeingPast(views, *refined);
+                if (!outlinedEnough()) continue;
+                j.candidate = Candidate{*refined, std::max(j.candidate.score, outlineScore(views, *refined)), std::abs(signedArea(*refined))};
+            }
             // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
             // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
             // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
