@@ -27,6 +27,10 @@ public struct DocumentDetector: Sendable {
         public var maximumDocuments = 8
         /// Whether corners are refined against full-resolution edges.
         public var refinesCorners = true
+        /// Most times as long as it is wide that a document other than the main one may be in its true proportions
+        /// (by the camera model of ``PerspectiveCorrector``): a till receipt is rarely more than eight, while a sliver
+        /// of carpet or cloth that a tilted camera narrows to a wedge comes out twenty times as long as it is wide.
+        public var maximumElongation = 12.0
 
         /// The default options.
         public init() {}
@@ -56,16 +60,35 @@ public struct DocumentDetector: Sendable {
                 ds_detect_documents(image.storage.handle, &settings, &results, Int32(results.count), &count),
                 "document detection")
         }
-        let found = results.prefix(Int(count)).map { detection -> DetectedDocument in
+        let all = results.prefix(Int(count)).map { detection -> DetectedDocument in
             let c = withUnsafeBytes(of: detection.corners) { Array($0.bindMemory(to: Double.self)) }
             let quad = Quad((0..<4).map { Point(x: c[2 * $0], y: c[2 * $0 + 1]) })
             return DetectedDocument(quad: quad, confidence: detection.confidence, detected: true)
         }
+        let found = Self.withDocumentProportions(
+            all, imageWidth: image.width, imageHeight: image.height, maximumElongation: options.maximumElongation)
         guard !found.isEmpty else {
             let frame = Quad(width: Double(image.width), height: Double(image.height))
             return [DetectedDocument(quad: frame, confidence: 0, detected: false)]
         }
         return ReadingOrder.sorted(found) { $0.quad }
+    }
+
+    /// `documents` without those after the first (the main document, kept whatever its shape) that are truly more
+    /// than `maximumElongation` times as long as they are wide.
+    static func withDocumentProportions(
+        _ documents: [DetectedDocument], imageWidth: Int, imageHeight: Int, maximumElongation: Double
+    ) -> [DetectedDocument] {
+        Array(documents.prefix(1))
+            + documents.dropFirst().filter {
+                elongation(of: $0.quad, imageWidth: imageWidth, imageHeight: imageHeight) <= maximumElongation
+            }
+    }
+
+    /// How many times as long as it is wide the rectangle photographed as `quad` truly is (1 or more).
+    static func elongation(of quad: Quad, imageWidth: Int, imageHeight: Int) -> Double {
+        let aspect = PerspectiveCorrector.aspectRatio(of: quad, imageWidth: imageWidth, imageHeight: imageHeight)
+        return max(aspect, 1 / aspect)
     }
 
     /// Moves the sides of a rough outline onto the document's edges at full resolution.

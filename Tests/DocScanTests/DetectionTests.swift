@@ -1,4 +1,4 @@
-import DocScan
+@testable import DocScan
 import Foundation
 import Testing
 
@@ -312,4 +312,31 @@ struct DetectionTests {
         #expect(best >= minimumIoU, "best IoU with the document \(best)")
     }
 
+    @Test("A further outline that is truly twenty times as long as it is wide is a sliver of the desk; a receipt is kept, and so is the main document")
+    func documentProportions() {
+        // Seed 45000 card-04 (12 MP, camera tilted 32 degrees): a purple card on carpet, and beside it a wedge of carpet
+        // that came out 251 x 4829 pixels once flattened.
+        let (width, height) = (4032, 3024)
+        func document(_ corners: [(Double, Double)]) -> DetectedDocument {
+            DetectedDocument(quad: Quad(corners.map { Point(x: $0.0, y: $0.1) }), confidence: 0.8, detected: true)
+        }
+        let card = document([(174.2, 425.2), (3755.2, 622.7), (3192.0, 2700.3), (618.3, 2088.2)])
+        let wedge = document([(3835.4, 326.5), (3967.3, 368.0), (3899.3, 2985.6), (3118.6, 2971.4)])
+        #expect(DocumentDetector.elongation(of: wedge.quad, imageWidth: width, imageHeight: height) > 15)
+        // Seed 47000 receipt-05: an 80 x 298 mm till receipt (3.72 times as long as it is wide) in a 1200 x 1600
+        // photo, camera tilted 25 degrees, its true corners.
+        let receiptCorners = [(1138.0, 856.0), (1084.9, 1109.2), (47.0, 794.2), (180.7, 434.8)]
+        let receiptElongation = DocumentDetector.elongation(
+            of: Quad(receiptCorners.map { Point(x: $0.0, y: $0.1) }), imageWidth: 1200, imageHeight: 1600)
+        #expect(abs(receiptElongation - 298 / 80.0) < 0.05, "receipt: \(receiptElongation)")
+        // In the 12 MP photo, a receipt beside the card, seen less steeply.
+        let receipt = document([(1200, 300), (1700, 330), (1800, 2600), (1050, 2650)])
+        let kept = DocumentDetector.withDocumentProportions(
+            [card, wedge, receipt], imageWidth: width, imageHeight: height, maximumElongation: 12)
+        #expect(kept == [card, receipt])
+        // The main document is never dropped: when nothing else qualifies, it is what the photo shows.
+        #expect(
+            DocumentDetector.withDocumentProportions([wedge, card], imageWidth: width, imageHeight: height, maximumElongation: 12)
+                == [wedge, card])
+    }
 }
