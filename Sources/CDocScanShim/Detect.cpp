@@ -161,6 +161,8 @@ double rectangleCornerAngle(const Quad &quad, cv::Size frame) {
     return std::acos(std::clamp(cosine, 0.0, 1.0)) * 180 / CV_PI;
 }
 
+Quad refittedToContour(const Quad &rough, const std::vector<cv::Point> &contour, double perimeter);
+
 /// Fits a quadrilateral to an outline: a polygon approximation of its convex hull proposes the four sides, then each
 /// side is re-fitted to the outline points lying along it, ignoring the points of bumps (a thumb, a shadow).
 std::optional<Quad> quadFromContour(const std::vector<cv::Point> &contour, double minArea) {
@@ -181,8 +183,12 @@ std::optional<Quad> quadFromContour(const std::vector<cv::Point> &contour, doubl
         cv::minAreaRect(hull).points(box);
         for (int i = 0; i < 4; ++i) rough[i] = cv::Point2d(box[i]);
     }
-    rough = ordered(rough);
-    // Re-fit each side to the contour points close to it.
+    return refittedToContour(ordered(rough), contour, perimeter);
+}
+
+/// `rough` with each side re-fitted to the contour points lying along it (bumps such as a thumb or a shadow left out);
+/// `rough` itself when the re-fitted sides do not make a convex quad near it.
+Quad refittedToContour(const Quad &rough, const std::vector<cv::Point> &contour, double perimeter) {
     const double band = std::max(2.0, 0.015 * perimeter);
     std::array<Line, 4> lines;
     for (int side = 0; side < 4; ++side) {
@@ -207,6 +213,47 @@ std::optional<Quad> quadFromContour(const std::vector<cv::Point> &contour, doubl
         result[i] = *corner;
     }
     return isConvex(result) ? result : rough;
+}
+
+/// A rectangle with a corner hidden (a thumb over a card's corner, the card's outline cut off along the thumb's edge)
+/// outlines as a pentagon whose fifth side is the cut. The quad with that side dropped and its neighbours run on to
+/// meet where the corner is hidden, when the outline's hull simplifies to five corners, two of them blunt (over 115
+/// degrees, where a rectangle seen by a camera has none over about 120 and a cut across a corner makes two near 135)
+/// and the added corner adds at most a quarter to the area.
+std::optional<Quad> quadPastHiddenCorner(const std::vector<cv::Point> &contour, double minArea) {
+    std::vector<cv::Point> hull;
+    cv::convexHull(contour, hull);
+    const double area = cv::contourArea(hull);
+    if (area < minArea) return std::nullopt;
+    const double perimeter = cv::arcLength(hull, true);
+    std::vector<cv::Point> polygon;
+    for (double epsilon = 0.01; epsilon <= 0.05; epsilon += 0.01) {
+        cv::approxPolyDP(hull, polygon, epsilon * perimeter, true);
+        if (polygon.size() <= 5) break;
+    }
+    if (polygon.size() != 5) return std::nullopt;
+    const auto corner = [&](int i) { return cv::Point2d(polygon[(i + 5) % 5]); };
+    const auto interiorAngle = [&](int i) {
+        const cv::Point2d u = corner(i - 1) - corner(i), v = corner(i + 1) - corner(i);
+        return std::acos(std::clamp(u.dot(v) / (cv::norm(u) * cv::norm(v)), -1.0, 1.0)) * 180 / CV_PI;
+    };
+    std::optional<Quad> best;
+    double bestAdded = 0.25 * area;
+    for (int cut = 0; cut < 5; ++cut) {  // the side from corner `cut` to corner `cut + 1`
+        if (interiorAngle(cut) <= 115 || interiorAngle(cut + 1) <= 115) continue;
+        bool othersSharp = true;
+        for (int k = 2; k < 5; ++k) othersSharp = othersSharp && interiorAngle(cut + k) <= 115;
+        if (!othersSharp) continue;
+        const auto hidden = intersect(lineThrough(corner(cut - 1), corner(cut)), lineThrough(corner(cut + 1), corner(cut + 2)));
+        if (!hidden) continue;
+        Quad quad{corner(cut + 2), corner(cut + 3), corner(cut + 4), *hidden};
+        if (!isConvex(quad)) continue;
+        const double added = std::abs(signedArea(quad)) - area;
+        if (added <= 0 || added > bestAdded) continue;
+        bestAdded = added;
+        best = refittedToContour(ordered(quad), contour, perimeter);
+    }
+    return best;
 }
 
 /// Samples a 3-channel image (float or 8-bit) bilinearly; false outside.
@@ -888,6 +935,11 @@ void addOutlines(const cv::Mat &mask, double minArea, const Views &views, std::v
             if (score > bestScore) best = bigger, bestScore = score;
         }
         candidates.push_back({best, outlineScore(views, best), std::abs(signedArea(best))});
+        if (const auto completed = quadPastHiddenCorner(contour, minArea)) {
+            const double completedArea = std::abs(signedArea(*completed));
+            if (isConvex(*completed) && completedArea <= 0.97 * views.lab.total())
+                candidates.push_back({*completed, outlineScore(views, *completed), completedArea});
+        }
     }
 }
 
