@@ -39,7 +39,8 @@ extension ScannedPage {
     /// was not there leaves the print ringing, and one that was leaves it blurred. Between two readings of noise the
     /// one with less noise is not better, so the page as taken is kept. A page read with nearly every word sure
     /// (``RecognizedPage/isSettled``) is not read again. A refocused reading that is kept says so in its provenance's
-    /// level mapping. Progress runs from 0 to 1 once over both readings; the request's time limit covers both (the
+    /// level mapping. A first reading whose words carry no confidence cannot be judged against another, so the page is
+    /// then not read again. Progress runs from 0 to 1 once over both readings; the request's time limit covers both (the
     /// other reading gets what the first one left, and none is made when nothing is left).
     /// - Throws: ``RecognitionError`` from the recognizer, or `invalidImage` when the page cannot be handed to it.
     public func read(with recognizer: any TextRecognizer, request: RecognitionRequest, fileURL: URL? = nil) async
@@ -59,7 +60,7 @@ extension ScannedPage {
         halves.1.progressHandler = progress.map { report in { @Sendable in report(0.5 + $0 / 2) } }
         let asTaken = try await recognizer.recognize(input, request: halves.0)
         let kept = Reading(page: asTaken, rendering: .asTaken)
-        if asTaken.isSettled || (unshaken == nil && !Self.isWorthRefocusing(asTaken)) {
+        if asTaken.isSettled || asTaken.legibility == nil || (unshaken == nil && !Self.isWorthRefocusing(asTaken)) {
             progress?(1)
             return kept
         }

@@ -15,13 +15,6 @@ struct PageTextReader {
         var milliseconds: Double
     }
 
-    /// Whether reading with `recognizer` at the level `request` asks for is worth a second rendering of pages, with a
-    /// suspected camera shake removed or else a typical defocus undone (``DocumentScanner/Options/rendersSuspectedShake``,
-    /// ``ScannedPage/refocusRadius``): at the accurate level, where time is traded for text.
-    static func judgesSuspectedShake(_ recognizer: any TextRecognizer, request: RecognitionRequest) -> Bool {
-        (request.level ?? recognizer.descriptor.defaultLevel) == .accurate
-    }
-
     /// Each page's reading or error and its time, by page index.
     func read(_ pages: [ScannedPage], paths: [Int: String] = [:]) async -> [Int: Outcome] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -37,7 +30,7 @@ struct PageTextReader {
                     let started = ContinuousClock.now
                     var outcome: Outcome
                     do throws(RecognitionError) {
-                        let reading = try await Self.read(page, file: file, recognizer: recognizer, request: request)
+                        let reading = try await page.read(with: recognizer, request: request, fileURL: file)
                         outcome = Outcome(result: .success(reading.page), isFromUnshaken: reading.isFromUnshaken, milliseconds: 0)
                     } catch {
                         outcome = Outcome(result: .failure(error), milliseconds: 0)
@@ -53,19 +46,6 @@ struct PageTextReader {
             }
             return outcomes
         }
-    }
-
-    /// One page's reading; its unshaken or refocused rendering is read too only when the recognizer
-    /// ``judgesSuspectedShake(_:request:)``.
-    static func read(_ page: ScannedPage, file: URL?, recognizer: any TextRecognizer, request: RecognitionRequest) async
-        throws(RecognitionError) -> ScannedPage.Reading
-    {
-        var page = page
-        if !judgesSuspectedShake(recognizer, request: request) {
-            page.unshaken = nil
-            page.refocusRadius = nil
-        }
-        return try await page.read(with: recognizer, request: request, fileURL: file)
     }
 
     /// Frees the engines before exit.

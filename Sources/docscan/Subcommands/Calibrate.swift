@@ -35,7 +35,7 @@ struct Calibrate: AsyncParsableCommand {
         let readers = try ids.map { try registry.recognizer($0) }
         let request = try recognition.request()
         var options = DocumentScanner.Options()
-        options.rendersSuspectedShake = readers.contains { PageTextReader.judgesSuspectedShake($0, request: request) }
+        options.rendersSuspectedShake = true  // pages read with a suspected shake removed or a defocus undone too
         let scanner = DocumentScanner(options: options)
         let photos = PhotoList.expand(paths).filter { GroundTruth.file(for: URL(fileURLWithPath: $0)) != nil }
         guard photos.count >= 2 else { throw ValidationError("calibration needs at least two photos with truth files") }

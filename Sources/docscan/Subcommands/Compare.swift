@@ -60,7 +60,7 @@ struct Compare: AsyncParsableCommand {
         let readers = try recognizerIDs.map { try registry.recognizer($0) }
         let request = try recognition.request()
         var options = DocumentScanner.Options()
-        options.rendersSuspectedShake = readers.contains { PageTextReader.judgesSuspectedShake($0, request: request) }
+        options.rendersSuspectedShake = true  // pages read with a suspected shake removed or a defocus undone too
         let scanner = DocumentScanner(options: options)
         var tallies = recognizerIDs.map { RecognizerTally(id: $0) }
         var agreements: [String: [Double]] = [:]

@@ -40,7 +40,7 @@ struct Evaluate: AsyncParsableCommand {
         let registry = try recognition.registry()
         let readers = try recognizerIDs.map { try registry.recognizer($0) }
         let request = try recognition.request()
-        options.rendersSuspectedShake = readers.contains { PageTextReader.judgesSuspectedShake($0, request: request) }
+        options.rendersSuspectedShake = true  // pages read with a suspected shake removed or a defocus undone too
         let scanner = DocumentScanner(options: options)
         var text = TextTally()
         var ious: [Double] = []
@@ -127,7 +127,7 @@ struct TextTally {
             if let match, let quad = truePage.quad, match.quad.intersectionOverUnion(quad) > 0.5 {
                 let started = ContinuousClock.now
                 do {
-                    let page = try await PageTextReader.read(match, file: nil, recognizer: recognizer, request: request).page
+                    let page = try await match.read(with: recognizer, request: request).page
                     reading = page.text
                     if let trueRotation = truePage.rotation {
                         let turns = page.provenance.orientationQuarterTurns ?? 0

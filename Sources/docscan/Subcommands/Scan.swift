@@ -87,7 +87,7 @@ struct Scan: AsyncParsableCommand {
             let registry = try recognition.registry()
             let recognizer = try registry.recognizer(recognition.recognizer), request = try recognition.request()
             reader = PageTextReader(recognizer: recognizer, request: request)
-            options.rendersSuspectedShake = PageTextReader.judgesSuspectedShake(recognizer, request: request)
+            options.rendersSuspectedShake = true  // pages read with a suspected shake removed or a defocus undone too
         }
         let scanner = DocumentScanner(options: options)
         let progress = ProgressBar(total: photos.count)
