@@ -163,11 +163,10 @@ double rectangleCornerAngle(const Quad &quad, cv::Size frame) {
 
 Quad refittedToContour(const Quad &rough, const std::vector<cv::Point> &contour, double perimeter);
 
-/// Fits a quadrilateral to an outline: a polygon approximation of its convex hull proposes the four sides, then each
-/// side is re-fitted to the outline points lying along it, ignoring the points of bumps (a thumb, a shadow).
-std::optional<Quad> quadFromContour(const std::vector<cv::Point> &contour, double minArea) {
-    std::vector<cv::Point> hull;
-    cv::convexHull(contour, hull);
+/// Fits a quadrilateral to an outline: a polygon approximation of its convex hull (`hull`) proposes the four sides,
+/// then each side is re-fitted to the outline points lying along it, ignoring the points of bumps (a thumb, a shadow).
+std::optional<Quad> quadFromContour(const std::vector<cv::Point> &contour, const std::vector<cv::Point> &hull,
+                                    double minArea) {
     if (cv::contourArea(hull) < minArea) return std::nullopt;
     const double perimeter = cv::arcLength(hull, true);
     std::vector<cv::Point> polygon;
@@ -219,10 +218,9 @@ Quad refittedToContour(const Quad &rough, const std::vector<cv::Point> &contour,
 /// outlines as a pentagon whose fifth side is the cut. The quad with that side dropped and its neighbours run on to
 /// meet where the corner is hidden, when the outline's hull simplifies to five corners, two of them blunt (over 115
 /// degrees, where a rectangle seen by a camera has none over about 120 and a cut across a corner makes two near 135)
-/// and the added corner adds at most a quarter to the area.
-std::optional<Quad> quadPastHiddenCorner(const std::vector<cv::Point> &contour, double minArea) {
-    std::vector<cv::Point> hull;
-    cv::convexHull(contour, hull);
+/// and the added corner adds at most a quarter to the area. `hull` is the outline's convex hull.
+std::optional<Quad> quadPastHiddenCorner(const std::vector<cv::Point> &contour, const std::vector<cv::Point> &hull,
+                                         double minArea) {
     const double area = cv::contourArea(hull);
     if (area < minArea) return std::nullopt;
     const double perimeter = cv::arcLength(hull, true);
@@ -922,7 +920,9 @@ void addOutlines(const cv::Mat &mask, double minArea, const Views &views, std::v
         if (contour.size() < 20) continue;
         const cv::Rect box = cv::boundingRect(contour);
         if (static_cast<double>(box.area()) < minArea) continue;
-        const auto quad = quadFromContour(contour, minArea);
+        std::vector<cv::Point> hull;
+        cv::convexHull(contour, hull);
+        const auto quad = quadFromContour(contour, hull, minArea);
         if (!quad || !isConvex(*quad)) continue;
         const double area = std::abs(signedArea(*quad));
         if (area < minArea || area > 0.97 * views.lab.total()) continue;
@@ -935,7 +935,7 @@ void addOutlines(const cv::Mat &mask, double minArea, const Views &views, std::v
             if (score > bestScore) best = bigger, bestScore = score;
         }
         candidates.push_back({best, outlineScore(views, best), std::abs(signedArea(best))});
-        if (const auto completed = quadPastHiddenCorner(contour, minArea)) {
+        if (const auto completed = quadPastHiddenCorner(contour, hull, minArea)) {
             const double completedArea = std::abs(signedArea(*completed));
             if (isConvex(*completed) && completedArea <= 0.97 * views.lab.total())
                 candidates.push_back({*completed, outlineScore(views, *completed), completedArea});
