@@ -23,9 +23,10 @@ final class PluginConnection: @unchecked Sendable {
     let process: Process
     private let input: FileHandle
     private let lock = NSLock()
-    private var lines: [String] = []
+    /// Lines not yet taken, with when they arrived.
+    private var lines: [(text: String, arrival: ContinuousClock.Instant)] = []
     private var closed = false
-    private var waiter: (token: UInt64, continuation: CheckedContinuation<Event, Never>)?
+    private var waiter: (token: UInt64, deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Event, Never>)?
     private var nextToken: UInt64 = 0
     private var errorTail = Data()
 
@@ -64,7 +65,9 @@ final class PluginConnection: @unchecked Sendable {
         try input.write(contentsOf: line + Data([0x0A]))
     }
 
-    /// The next line of stdout, or why there is none before `deadline`.
+    /// The next line of stdout, or why there is none before `deadline`. A line that arrived after the deadline is
+    /// not delivered (``Event/timedOut`` instead), however late the caller or the timer comes to look: on a busy
+    /// machine neither may run on time.
     func next(before deadline: ContinuousClock.Instant) async -> Event {
         let token: UInt64 = lock.withLock {
             nextToken += 1
@@ -73,10 +76,15 @@ final class PluginConnection: @unchecked Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Event, Never>) in
                 lock.lock()
-                if !lines.isEmpty {
-                    let line = lines.removeFirst()
+                if let first = lines.first {
+                    if first.arrival > deadline {
+                        lock.unlock()
+                        continuation.resume(returning: .timedOut)
+                        return
+                    }
+                    lines.removeFirst()
                     lock.unlock()
-                    continuation.resume(returning: .line(line))
+                    continuation.resume(returning: .line(first.text))
                     return
                 }
                 if closed {
@@ -84,7 +92,7 @@ final class PluginConnection: @unchecked Sendable {
                     continuation.resume(returning: .closed)
                     return
                 }
-                waiter = (token, continuation)
+                waiter = (token, deadline, continuation)
                 lock.unlock()
                 let delay = ContinuousClock.now.duration(to: deadline)
                 let seconds = max(0, Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18)
@@ -138,14 +146,19 @@ final class PluginConnection: @unchecked Sendable {
     }
 
     private func deliver(_ line: String) {
+        let arrival = ContinuousClock.now
         lock.lock()
-        if let current = waiter {
+        if let current = waiter, arrival <= current.deadline {
             waiter = nil
             lock.unlock()
             current.continuation.resume(returning: .line(line))
         } else {
-            lines.append(line)
+            // Kept for a later look; a waiter past its deadline (its timer late) learns it timed out.
+            lines.append((line, arrival))
+            let late = waiter
+            waiter = nil
             lock.unlock()
+            late?.continuation.resume(returning: .timedOut)
         }
     }
 

@@ -99,11 +99,12 @@ actor PluginHost {
             throw await failure(connection, "could not be sent the page (\(error.localizedDescription))")
         }
 
-        // The request's own time limit is a deadline the caller asked for; the manifest's is the plugin's limit.
+        // The request's own time limit is a deadline the caller asked for, counted from the start of this reading
+        // (starting the plugin included); the manifest's is the plugin's limit for a page, counted from sending it.
         let pluginLimit = Duration.milliseconds(Int64(manifest.timeoutSeconds * 1000))
-        let requestLimit = request.timeLimit
-        let limit = requestLimit.map { min($0, pluginLimit) } ?? pluginLimit
-        let deadline = ContinuousClock.now + limit
+        let pluginDeadline = ContinuousClock.now + pluginLimit
+        let requestDeadline = request.timeLimit.map { started + $0 }
+        let deadline = requestDeadline.map { min($0, pluginDeadline) } ?? pluginDeadline
         var progress = 0.0
         while true {
             switch await connection.next(before: deadline) {
@@ -112,12 +113,12 @@ actor PluginHost {
                 self.connection = nil
                 throw .cancelled
             case .timedOut:
-                if let requestLimit, requestLimit <= pluginLimit {
+                if let requestDeadline, requestDeadline <= pluginDeadline {
                     connection.kill()
                     self.connection = nil
                     throw .deadlineExceeded
                 }
-                throw await failure(connection, "did not answer within \(Self.seconds(limit)); it was stopped")
+                throw await failure(connection, "did not answer within \(Self.seconds(pluginLimit)); it was stopped")
             case .closed:
                 let status = await connection.exitStatus(within: .seconds(1))
                 throw await failure(connection, "exited\(status.map { " with status \($0)" } ?? "") while reading the page")

@@ -133,6 +133,20 @@ struct PluginHostTests {
         await plugin.shutdown()
     }
 
+    @Test("a line that came after the deadline is a time-out, however late the host looks; one that came before is read")
+    func lateLines() async throws {
+        // A busy machine can hold the host back past its deadline while the plugin's answer waits in the pipe.
+        let connection = try PluginConnection(
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "echo early; sleep 2; echo late; sleep 5"],
+            folder: FileManager.default.temporaryDirectory, environment: [:])
+        let start = ContinuousClock.now
+        try await Task.sleep(for: .seconds(3))  // both lines are in by now
+        #expect(await connection.next(before: start + .seconds(1)) == .line("early"))
+        #expect(await connection.next(before: start + .seconds(1)) == .timedOut)
+        #expect(await connection.next(before: ContinuousClock.now + .seconds(1)) == .line("late"))
+        connection.kill()
+    }
+
     @Test("several pages at once are served one at a time, all of them")
     func concurrentPages() async throws {
         let plugin = try TestPlugins.recognizer("good")
