@@ -44,6 +44,29 @@ struct ReadingChoiceTests {
         #expect(!PageReader.readsBetter(barely, than: first))
     }
 
+    @Test("fast shrinks large print to 20 px and enlarges print under 7 px to 16 px, at most threefold; accurate never enlarges first")
+    func readingScale() {
+        #expect(PageReader.scale(forGlyphHeight: 40, level: .fast) == 0.5)
+        #expect(PageReader.scale(forGlyphHeight: 14, level: .fast) == 1)  // between the two: read as it is
+        #expect(PageReader.scale(forGlyphHeight: 8, level: .fast) == 1)
+        #expect(PageReader.scale(forGlyphHeight: 6.4, level: .fast) == 2.5)
+        #expect(PageReader.scale(forGlyphHeight: 4, level: .fast) == 3)  // 16 / 4 = 4, capped
+        #expect(PageReader.scale(forGlyphHeight: 96, level: .accurate) == 0.5)
+        #expect(PageReader.scale(forGlyphHeight: 6, level: .accurate) == 1)
+    }
+
+    @Test("A reading is mostly noise when under 3% of its characters are in sure words, and it is 50 or more")
+    func mostlyNoise() {
+        // Seed 53000 multi-02's dark card, its weave enlarged as small print: 970 words, 25 of them sure.
+        let weave = Self.reading(Array(repeating: ("Sx", 0.9), count: 25) + Array(repeating: ("SEAS", 0.2), count: 945))
+        // Seed 29000 prose-02, blurred, enlarged: 95 of 2,167 characters sure (4.4%), and 64% CER against 71% as it is.
+        let blurred = Self.reading(Array(repeating: ("sure", 0.8), count: 24) + Array(repeating: ("unsure", 0.4), count: 345))
+        let short = Self.reading(Array(repeating: ("cA", 0.2), count: 7))
+        #expect(PageReader.isMostlyNoise(weave))
+        #expect(!PageReader.isMostlyNoise(blurred))  // 96 of 2,166 characters sure
+        #expect(!PageReader.isMostlyNoise(short))
+    }
+
     @Test("A page has a till receipt's shape when its short side is under 0.45 of its long side, either way up")
     func slipShape() {
         #expect(PageReader.isSlip(width: 430, height: 1400))

@@ -233,6 +233,16 @@ struct TesseractTests {
         #expect(large.provenance.levelMapping.contains("skipped"))
     }
 
+    @Test("fast reads print about 4 px tall enlarged threefold, and reads it")
+    func fastEnlargesSmallPrint() async throws {
+        // Read as it is, this page gives nothing at all (CER 100%); enlarged, 5.5% when this test was written.
+        let (_, _, truth) = SamplePage.scanned
+        let page = try await SamplePage.fast.recognize(SamplePage.shrunk, request: RecognitionRequest())
+        let cer = TextErrorRate.characters(page.text, truth: truth).rate
+        #expect(page.provenance.levelMapping.contains("page at 300%"), "\(page.provenance.levelMapping)")
+        #expect(cer < 0.12, "CER \(cer)")
+    }
+
     @Test("custom words are read where the plain reading gets them wrong")
     func customWords() async throws {
         let (_, _, truth) = SamplePage.scanned
