@@ -10,10 +10,11 @@
 // best non-overlapping ones win, preferring an outline over the parts inside it (unless what it adds is the desk, lit
 // or in shade) and passing over shadows (darker than their surroundings, with no print); outlines around rough
 // surface (carpet, granite), cells of a repeating pattern, and weakly outlined regions without lines of print are
-// dropped, where a stretch of outline hidden under a thumb counts as outlined. Pieces of one document are put back
-// together, and specks of the surface cut off by the frame dropped. Finally each side is moved onto the strongest
-// edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side is
-// hidden.
+// dropped, where a stretch of outline hidden under a thumb counts as outlined; an outline just short of the bar beside
+// the documents found (a pale card on a pale desk) is kept when it holds clear lines of print on smooth stock. Pieces
+// of one document are put back together, and specks of the surface cut off by the frame dropped. Finally each side
+// is moved onto the strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even
+// where part of a side is hidden.
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <functional>
 #include <array>
+#include <iterator>
 #include <cmath>
 #include <optional>
 #include <numeric>
@@ -1559,6 +1561,29 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 }
             }
             if (!joined) documents.push_back(j.candidate);
+        }
+        // A pale card on a pale desk beside the documents found steps from the desk by a few levels only, along the
+        // sides its shadow does not darken, and its outline falls just short of the bar (0.45 to 0.5). It is a
+        // document all the same when what it holds is one: clear lines of print (0.4, where a card's few lines make
+        // 0.3 and more and a patch of desk near none) on smooth stock, within a rectangle's corners (none under 70
+        // degrees, as ``squarePalePaper`` asks), apart from every outline already taken or chosen.
+        if (!documents.empty()) {
+            std::vector<Candidate> faint;
+            std::copy_if(allCandidates.begin(), allCandidates.end(), std::back_inserter(faint), [&](const Candidate &c) {
+                return c.score >= options->min_confidence - 0.05 && c.score < options->min_confidence;
+            });
+            std::sort(faint.begin(), faint.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+            for (const auto &c : faint) {
+                const auto overlaps = [&](const Candidate &d) {
+                    return overlapArea(d.quad, c.quad) > 0.15 * std::min(d.area, c.area);
+                };
+                if (std::any_of(documents.begin(), documents.end(), overlaps) ||
+                    std::any_of(chosen.begin(), chosen.end(), overlaps) || smallestAngle(c.quad) < 70)
+                    continue;
+                const cv::Mat region = rectifiedRegion(color, c.quad, factor);
+                if (surfaceRoughness(region) > 1 || docscan::textLineStrength(region) < 0.4) continue;
+                documents.push_back(c);
+            }
         }
         // Two documents that together fill nine tenths of one well-supported outline, each lying wholly inside it,
         // are its parts: the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the
