@@ -28,6 +28,12 @@ public struct ScannedPage: Sendable {
     /// (``DocumentScanner/Options/rendersSuspectedShake``) and measured a smear that may or may not be a shake. A
     /// recognizer's readings of the two decide which to keep: see ``read(with:request:fileURL:)``.
     public var unshaken: UnshakenRendering?
+    /// The same page cut from the photo as it was taken, when the scanner removed a camera shake it judged clear
+    /// (``ScanResult/motionBlur``) and was asked for alternative renderings
+    /// (``DocumentScanner/Options/rendersSuspectedShake``). Print's own structure can now and then pass for a shake,
+    /// and removing a shake that was not there echoes every stroke: a recognizer's readings of the two decide which
+    /// to keep (see ``read(with:request:fileURL:)``).
+    public var shakeLeftIn: ShakenRendering?
     /// The radius, in page pixels, of a lens's defocus worth trying to undo before reading the page (see
     /// ``DefocusCorrector``), when the scanner was asked for alternative renderings
     /// (``DocumentScanner/Options/rendersSuspectedShake``) and neither removed a shake nor suspected one, and the
@@ -50,14 +56,42 @@ public struct ScannedPage: Sendable {
         public var unlitImage: Image
     }
 
+    /// A page's pixels cut from the photo as it was taken, with the camera shake the scanner removed left in: same
+    /// size, same map from the photo.
+    public struct ShakenRendering: Sendable {
+        /// The flat, upright, evenly lit page.
+        public var image: Image
+        /// The same page before lighting correction.
+        public var unlitImage: Image
+
+        /// A rendering of the page's size, on the page's map from the photo.
+        public init(image: Image, unlitImage: Image) {
+            self.image = image
+            self.unlitImage = unlitImage
+        }
+    }
+
     /// The page with its ``unshaken`` rendering as its own pixels (and no alternative left), or the page itself when
     /// it has none.
     public func adoptingUnshaken() -> ScannedPage {
         guard let unshaken else { return self }
+        return adopting(image: unshaken.image, unlitImage: unshaken.unlitImage)
+    }
+
+    /// The page with its ``shakeLeftIn`` rendering as its own pixels (and no alternative left), or the page itself
+    /// when it has none.
+    public func adoptingShakeLeftIn() -> ScannedPage {
+        guard let shakeLeftIn else { return self }
+        return adopting(image: shakeLeftIn.image, unlitImage: shakeLeftIn.unlitImage)
+    }
+
+    /// The page with `image` and `unlitImage` as its pixels and neither alternative rendering left.
+    private func adopting(image: Image, unlitImage: Image) -> ScannedPage {
         var page = self
-        page.image = unshaken.image
-        page.unlitImage = unshaken.unlitImage
+        page.image = image
+        page.unlitImage = unlitImage
         page.unshaken = nil
+        page.shakeLeftIn = nil
         return page
     }
 
@@ -90,6 +124,11 @@ public struct ScannedPage: Sendable {
             page.unshaken = UnshakenRendering(
                 motionBlur: unshaken.motionBlur, image: try unshaken.image.rotated(quarterTurns: k),
                 unlitImage: try unshaken.unlitImage.rotated(quarterTurns: k))
+        }
+        if let shakeLeftIn {
+            page.shakeLeftIn = ShakenRendering(
+                image: try shakeLeftIn.image.rotated(quarterTurns: k),
+                unlitImage: try shakeLeftIn.unlitImage.rotated(quarterTurns: k))
         }
         page.quad = quad.rotatedLabels(quarterTurns: k)
         page.homography = homography.followed(
@@ -187,8 +226,9 @@ public struct DocumentScanner: Sendable {
         /// Whether to also cut each page out with a smear removed that may be a camera shake but is not clearly one
         /// (``MotionBlurCorrector/isSuspected(_:)``), as ``ScannedPage/unshaken``, for a recognizer's readings to
         /// decide. It costs such photos a deconvolution and a second warp, so it is worth it only when the pages
-        /// will be read. A page of a photo with no shake removed or suspected gets a ``ScannedPage/refocusRadius``
-        /// instead.
+        /// will be read. A page of a photo whose shake was clear enough to remove is also cut out as the photo was
+        /// taken (``ScannedPage/shakeLeftIn``), and a page of a photo with no shake removed or suspected gets a
+        /// ``ScannedPage/refocusRadius`` instead.
         public var rendersSuspectedShake = false
         /// Whether to even out lighting at all.
         public var correctsLighting = true
@@ -241,6 +281,7 @@ public struct DocumentScanner: Sendable {
         start = clock.now
         var motionBlur: MotionBlur?
         var unshaken: (photo: Image, blur: MotionBlur)?
+        var shaken: Image?  // the photo as taken, when a shake was removed and the pages will be read
         let corrector = MotionBlurCorrector()
         let outlines = documents.map(\.quad)
         if options.correctsMotionBlur, let smear = try corrector.assessedSmear(in: photo, documents: outlines),
@@ -248,6 +289,7 @@ public struct DocumentScanner: Sendable {
         {
             if smear.isShake {
                 try checkCancellation()
+                if options.rendersSuspectedShake { shaken = photo }
                 photo = try corrector.removing(smear.blur, from: photo, region: region)
                 motionBlur = smear.blur
             } else if options.rendersSuspectedShake && corrector.isSuspected(smear.blur) {
@@ -274,7 +316,7 @@ public struct DocumentScanner: Sendable {
             try checkCancellation()
             pages += try pagesOf(
                 flat, quarterTurns: decision.quarterTurns, skewDegrees: decision.skewDegrees, in: photo,
-                unshaken: unshaken, timings: &timings
+                unshaken: unshaken, shaken: shaken, timings: &timings
             ).map { page in
                 var page = page
                 page.refocusRadius = refocusRadius.map { $0 * page.pixelsPerPhotoPixel }.flatMap {
@@ -344,10 +386,11 @@ public struct DocumentScanner: Sendable {
     }
 
     /// Turns one flattened document into one page, or two for a book spread; each page is also cut from the
-    /// `unshaken` photo, when there is one, with the same map.
+    /// `unshaken` photo (a suspected shake removed) or the `shaken` one (the photo as taken, before a shake was
+    /// removed), when there is one, with the same map.
     private func pagesOf(
         _ flat: FlatDocument, quarterTurns turns: Int, skewDegrees skew: Double, in photo: Image,
-        unshaken: (photo: Image, blur: MotionBlur)?, timings: inout StageTimings
+        unshaken: (photo: Image, blur: MotionBlur)?, shaken: Image?, timings: inout StageTimings
     ) throws(DocScanError) -> [ScannedPage] {
         let clock = ContinuousClock()
         var start = clock.now
@@ -393,6 +436,7 @@ public struct DocumentScanner: Sendable {
             }
             let unlit = try photo.warped(by: toFinal, width: width, height: height)
             let unshakenUnlit = try unshaken?.photo.warped(by: toFinal, width: width, height: height)
+            let shakenUnlit = try shaken?.warped(by: toFinal, width: width, height: height)
             timings.warp += milliseconds(clock.now - start)
 
             start = clock.now
@@ -401,13 +445,17 @@ public struct DocumentScanner: Sendable {
             if let unshaken, let unshakenUnlit {
                 alternative = .init(motionBlur: unshaken.blur, image: try lit(unshakenUnlit), unlitImage: unshakenUnlit)
             }
+            let leftIn = try shakenUnlit.map { unlit throws(DocScanError) in
+                ScannedPage.ShakenRendering(image: try lit(unlit), unlitImage: unlit)
+            }
             timings.light += milliseconds(clock.now - start)
 
             pages.append(
                 ScannedPage(
                     index: 0, quad: fromUpright.apply(region.quad), detected: document.detected,
                     confidence: document.confidence, image: image, unlitImage: unlit,
-                    skewDegrees: skew, homography: toFinal, spreadSide: region.side, unshaken: alternative))
+                    skewDegrees: skew, homography: toFinal, spreadSide: region.side, unshaken: alternative,
+                    shakeLeftIn: leftIn))
         }
         return pages
     }

@@ -28,18 +28,22 @@ extension ScannedPage {
             case unshaken
             /// The page with a lens's defocus of ``ScannedPage/refocusRadius`` undone.
             case refocused
+            /// The page's ``ScannedPage/shakeLeftIn`` rendering: cut from the photo as taken, the shake the scanner
+            /// removed left in.
+            case shakeLeftIn
         }
     }
 
     /// Reads the page with `recognizer`. A page with another rendering worth trying is read that way too: its
-    /// ``unshaken`` rendering, or else, with a ``refocusRadius`` and a first reading with a tenth or more of its words
-    /// under 0.7 confidence (three tenths under `fast`: ``isWorthRefocusing(_:)``), the page with that defocus undone
-    /// (``DefocusCorrector``). The other reading is kept when it holds more believable text than noise (a positive
+    /// ``unshaken`` rendering, or else, after a first reading with a tenth or more of its words under 0.7 confidence
+    /// (three tenths under `fast`: ``isWorthRefocusing(_:)``), its ``shakeLeftIn`` rendering or, with a
+    /// ``refocusRadius``, the page with that defocus undone (``DefocusCorrector``). The other reading is kept when it
+    /// holds more believable text than noise (a positive
     /// ``RecognizedPage/legibility``) and beats the first one's legibility by a clear margin (5% of it, and at least
     /// two characters): a smear or a defocus that was not there leaves the print ringing, and one that was leaves it
     /// blurred. Between two readings of noise the one with less noise is not better, so the page as taken is kept. A
-    /// page read with nearly every word sure (``RecognizedPage/isSettled``) is not read again. A refocused reading that
-    /// is kept says so in its provenance's level mapping. A first reading whose words carry no confidence cannot be
+    /// page read with nearly every word sure (``RecognizedPage/isSettled``) is not read again. A refocused reading, or
+    /// one with the shake left in, that is kept says so in its provenance's level mapping. A first reading whose words carry no confidence cannot be
     /// judged against another, so the page is then not read again. Progress runs from 0 to 1 once over both readings;
     /// the request's time limit covers both (the other reading gets what the first one left, and none is made when
     /// nothing is left).
@@ -51,7 +55,7 @@ extension ScannedPage {
         do throws(DocScanError) { input = try recognitionInput(fileURL: fileURL) } catch {
             throw .invalidImage(error.message)
         }
-        guard unshaken != nil || refocusRadius != nil else {
+        guard unshaken != nil || shakeLeftIn != nil || refocusRadius != nil else {
             return Reading(page: try await recognizer.recognize(input, request: request), rendering: .asTaken)
         }
         let started = ContinuousClock.now
@@ -82,22 +86,29 @@ extension ScannedPage {
         }
         var otherReading = try await recognizer.recognize(other.input, request: halves.1)
         guard Self.readsBetter(otherReading, than: asTaken) else { return kept }
-        if other.rendering == .refocused, let refocusRadius {
-            let note = "read with a lens defocus of \(String(format: "%.1f", refocusRadius)) px undone"
+        let note: String? =
+            switch other.rendering {
+            case .refocused: refocusRadius.map { "read with a lens defocus of \(String(format: "%.1f", $0)) px undone" }
+            case .shakeLeftIn: "read with the camera shake the scanner removed left in"
+            case .asTaken, .unshaken: nil
+            }
+        if let note {
             let mapping = otherReading.provenance.levelMapping
             otherReading.provenance.levelMapping = mapping.isEmpty ? note : mapping + "; " + note
         }
         return Reading(page: otherReading, rendering: other.rendering)
     }
 
-    /// The page's other rendering for a recognizer: its unshaken one, or else the page with its ``refocusRadius``
-    /// of defocus undone; nil when there is none or it cannot be made.
+    /// The page's other rendering for a recognizer: its unshaken one, its shake-left-in one, or else the page with
+    /// its ``refocusRadius`` of defocus undone; nil when there is none or it cannot be made.
     func otherRendering(fileURL: URL?) -> (input: PageImage, rendering: Reading.Rendering)? {
         do throws(DocScanError) {
             let unlit: Image
             let rendering: Reading.Rendering
             if let unshaken {
                 (unlit, rendering) = (unshaken.unlitImage, .unshaken)
+            } else if let shakeLeftIn {
+                (unlit, rendering) = (shakeLeftIn.unlitImage, .shakeLeftIn)
             } else if let refocusRadius {
                 unlit = try DefocusCorrector().removing(radius: refocusRadius, from: unlitImage)
                 rendering = .refocused
@@ -123,10 +134,10 @@ extension ScannedPage {
     /// took 14% less time (pages whose first reading was already good took most of that time and gained little).
     static let unsureShareWorthRefocusingFast = 0.3
 
-    /// Whether a reading leaves enough unsure words for a refocused reading to be worth its time (see
-    /// ``unsureShareWorthRefocusing``, and ``unsureShareWorthRefocusingFast`` for a `fast` one); never for a reading
-    /// without word confidences (nothing read, or a recognizer that gives none): there is nothing to judge the page's
-    /// blur by.
+    /// Whether a reading leaves enough unsure words for a refocused reading, or one with a removed shake left in, to
+    /// be worth its time (see ``unsureShareWorthRefocusing``, and ``unsureShareWorthRefocusingFast`` for a `fast`
+    /// one); never for a reading without word confidences (nothing read, or a recognizer that gives none): there is
+    /// nothing to judge the page's blur by.
     static func isWorthRefocusing(_ reading: RecognizedPage) -> Bool {
         let confidences = reading.words.compactMap { $0.confidence?.value }
         guard !confidences.isEmpty else { return false }

@@ -7,11 +7,11 @@ struct PageTextReader {
     let recognizer: any TextRecognizer
     let request: RecognitionRequest
 
-    /// One page's reading or error, whether it came from the page's unshaken rendering, and the time it took (wall
-    /// clock, on a machine busy with the other pages).
+    /// One page's reading or error, which of the page's renderings it came from, and the time it took (wall clock,
+    /// on a machine busy with the other pages).
     struct Outcome: Sendable {
         var result: Result<RecognizedPage, RecognitionError>
-        var isFromUnshaken = false
+        var rendering = ScannedPage.Reading.Rendering.asTaken
         var milliseconds: Double
     }
 
@@ -31,7 +31,7 @@ struct PageTextReader {
                     var outcome: Outcome
                     do throws(RecognitionError) {
                         let reading = try await page.read(with: recognizer, request: request, fileURL: file)
-                        outcome = Outcome(result: .success(reading.page), isFromUnshaken: reading.isFromUnshaken, milliseconds: 0)
+                        outcome = Outcome(result: .success(reading.page), rendering: reading.rendering, milliseconds: 0)
                     } catch {
                         outcome = Outcome(result: .failure(error), milliseconds: 0)
                     }

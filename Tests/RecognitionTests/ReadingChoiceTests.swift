@@ -130,4 +130,28 @@ struct ReadingChoiceTests {
         #expect(!PageReader.losesPrint(unsure, than: sureFew, marks: marks, glyphHeight: 10))
         #expect(!PageReader.losesPrint(sureFew, than: unsure, marks: [], glyphHeight: 10))
     }
+
+    @Test("A sure bar at a line's end by the page's side is its edge and goes; a bar inside the page stays")
+    func edgeBarsGo() {
+        // The shape of seed 57000 card-01's dark card (1252 px wide) read as one block: its sides read as `|`.
+        func word(_ text: String, x: Double, width: Double, confidence: Double = 0.9) -> RecognizedWord {
+            RecognizedWord(
+                text: text, confidence: Confidence(value: confidence, native: confidence * 100),
+                box: Rect(x: x, y: 100, width: width, height: 50))
+        }
+        func line(_ words: [RecognizedWord]) -> RecognizedLine {
+            RecognizedLine(
+                text: words.map(\.text).joined(separator: " "), confidence: nil,
+                box: words.dropFirst().reduce(words[0].box) { $0.union($1.box) }, words: words)
+        }
+        let edged = line([word("|", x: 0, width: 3), word("Thomas", x: 338, width: 297), word("|", x: 1247, width: 4)])
+        let barsOnly = line([word("|", x: 1, width: 3), word("¦", x: 1240, width: 4, confidence: 0.7)])
+        let boxed = line([word("|", x: 30, width: 3), word("Total", x: 45, width: 100), word("|", x: 900, width: 3)])
+        let page = [RecognizedBlock(box: Rect(x: 0, y: 0, width: 1252, height: 811), lines: [edged, barsOnly, boxed])]
+        let lines = PageReader.withoutEdgeBars(page, width: 1252).flatMap(\.lines)
+        #expect(lines.map(\.text) == ["Thomas", "| Total |"])
+        #expect(lines.first?.box == Rect(x: 338, y: 100, width: 297, height: 50))
+        #expect(PageReader.withoutEdgeBars(page, width: 1252).count == 1)
+        #expect(PageReader.withoutEdgeBars([RecognizedBlock(box: page[0].box, lines: [barsOnly])], width: 1252).isEmpty)
+    }
 }

@@ -312,6 +312,46 @@ struct TesseractTests {
         #expect(judgedCER < 0.10 && judgedCER * 3 < plainCER, "CER judged \(judgedCER), as taken \(plainCER)")
     }
 
+    @Test("a shake the scanner removed that was not there is left in when the page reads clearly better with it")
+    func shakeRemovedWrongly() async throws {
+        // Corpus prose-08 (3 MP, no shake), cut out as the scanner cuts it, and again from the photo with a 16 px
+        // shake across its lines removed that the camera never made: what the scanner hands over when print's own
+        // structure passes for a shake (seed 57000 spread-03, both pages read at 71% CER). Every stroke is echoed.
+        let photo = SamplePage.root.appendingPathComponent("Calibration/corpus/prose-08.jpg")
+        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[0].text)
+        let loaded = try ImageLoader().load(contentsOf: photo)
+        var options = DocumentScanner.Options()
+        options.correctsMotionBlur = false
+        let clean = try #require(try DocumentScanner(options: options).scan(loaded).pages.first)
+        let phantom = MotionBlur(length: 16, angleDegrees: 90, notchDepth: 0, anisotropy: 0)
+        let echoed = try MotionBlurCorrector().removing(phantom, from: loaded.image)
+            .warped(by: clean.homography, width: clean.unlitImage.width, height: clean.unlitImage.height)
+        var page = clean
+        page.image = echoed
+        page.unlitImage = echoed
+        page.refocusRadius = nil
+        let echoedOnly = try await page.read(with: SamplePage.accurate, request: RecognitionRequest())
+        page.shakeLeftIn = .init(image: clean.image, unlitImage: clean.unlitImage)
+        let judged = try await page.read(with: SamplePage.accurate, request: RecognitionRequest())
+        #expect(echoedOnly.rendering == .asTaken && judged.rendering == .shakeLeftIn)
+        #expect(judged.page.provenance.levelMapping.contains("left in"), "\(judged.page.provenance.levelMapping)")
+        let judgedCER = TextErrorRate.characters(judged.page.text, truth: truth).rate
+        let echoedCER = TextErrorRate.characters(echoedOnly.page.text, truth: truth).rate
+        #expect(judgedCER < 0.05 && judgedCER * 3 < echoedCER, "CER judged \(judgedCER), echoed \(echoedCER)")
+    }
+
+    @Test("a shake the scanner removed that was there stays removed when the page is also read with it left in")
+    func shakeRemovedRightly() async throws {
+        let (scan, truth) = try SamplePage.scanForReading(fixture: "page-with-long-shake.jpg")
+        #expect(scan.motionBlur != nil, "a clear shake")
+        let page = try #require(scan.pages.first)
+        #expect(page.shakeLeftIn != nil && page.unshaken == nil && page.refocusRadius == nil)
+        let judged = try await page.read(with: SamplePage.accurate, request: RecognitionRequest())
+        #expect(judged.rendering == .asTaken)
+        let cer = TextErrorRate.characters(judged.page.text, truth: truth).rate
+        #expect(cer < 0.06, "CER \(cer)")
+    }
+
     @Test("a defocused page is read with the defocus undone when that reads clearly better")
     func defocusedPage() async throws {
         // Seed 29000 receipt-06 (2.8 MP, a disk of 1.64 px), cut to the receipt: the scanner gives a page of the whole

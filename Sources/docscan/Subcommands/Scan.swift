@@ -104,7 +104,7 @@ struct Scan: AsyncParsableCommand {
                     let pageOutcomes = await reader.read(result.pages, paths: paths)
                     outcomes = pageOutcomes.mapValues(\.result)
                     do throws(DocScanError) {
-                        try keepUnshaken(&result, where: pageOutcomes, paths: paths, writer: writer)
+                        try keepRenderingRead(&result, where: pageOutcomes, paths: paths, writer: writer)
                         try turnUpright(&result, readings: &outcomes, paths: paths, writer: writer)
                     } catch {
                         failures += 1
@@ -148,22 +148,33 @@ struct Scan: AsyncParsableCommand {
         if failures > 0 { throw ExitCode.failure }
     }
 
-    /// Gives each page whose unshaken rendering read better (``ScannedPage/read(with:request:fileURL:)``) that
-    /// rendering's pixels, written again, and the photo the shake that was removed; the other pages drop theirs.
-    private func keepUnshaken(
+    /// Gives each page whose other rendering read better (``ScannedPage/read(with:request:fileURL:)``) that
+    /// rendering's pixels, written again; the other pages drop theirs. The photo's removed shake is the one a page's
+    /// unshaken rendering removed, or none when every page read better with the scanner's removed shake left in.
+    private func keepRenderingRead(
         _ result: inout ScanResult, where outcomes: [Int: PageTextReader.Outcome], paths: [Int: String],
         writer: PageWriter
     ) throws(DocScanError) {
+        var shakeKeptOut = false
         for (i, page) in result.pages.enumerated() {
-            guard let unshaken = page.unshaken else { continue }
-            guard outcomes[page.index]?.isFromUnshaken == true else {
+            let rendering = outcomes[page.index]?.rendering
+            var kept = page
+            if let unshaken = page.unshaken, rendering == .unshaken {
+                kept = page.adoptingUnshaken()
+                result.motionBlur = unshaken.motionBlur
+            } else if page.shakeLeftIn != nil, rendering == .shakeLeftIn {
+                kept = page.adoptingShakeLeftIn()
+            } else {
+                shakeKeptOut = shakeKeptOut || page.shakeLeftIn != nil
                 result.pages[i].unshaken = nil
+                result.pages[i].shakeLeftIn = nil
                 continue
             }
-            let kept = page.adoptingUnshaken()
             if let path = paths[page.index] { try writer.rewrite(kept, at: path) }
             result.pages[i] = kept
-            result.motionBlur = unshaken.motionBlur
+        }
+        if !shakeKeptOut && result.pages.contains(where: { outcomes[$0.index]?.rendering == .shakeLeftIn }) {
+            result.motionBlur = nil
         }
     }
 
