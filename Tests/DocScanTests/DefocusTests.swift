@@ -134,6 +134,18 @@ struct DefocusTests {
         #expect(!ScannedPage.isWorthRefocusing(SuspectedShakeTests.reading([("Total", nil), ("12.50", nil)])))
     }
 
+    @Test("Only a first reading with three tenths or more of its words unsure, at either level, is worth reading with a removed shake left in")
+    func worthLeavingShakeIn() {
+        let twoUnsure = Array(repeating: ("Total", Double?.some(0.95)), count: 18) + [("x", 0.4), ("y", 0.69)]
+        #expect(!ScannedPage.isWorthLeavingShakeIn(SuspectedShakeTests.reading(twoUnsure)))  // 2 in 20
+        let sixUnsure = Array(repeating: ("Total", Double?.some(0.95)), count: 14) + Array(repeating: ("x", 0.4), count: 6)
+        #expect(ScannedPage.isWorthLeavingShakeIn(SuspectedShakeTests.reading(sixUnsure)))  // 6 in 20
+        var fast = SuspectedShakeTests.reading(sixUnsure)
+        fast.provenance.level = .fast
+        #expect(ScannedPage.isWorthLeavingShakeIn(fast))
+        #expect(!ScannedPage.isWorthLeavingShakeIn(SuspectedShakeTests.reading([("Total", nil), ("12.50", nil)])))
+    }
+
     @Test("A page's scale from the photo is read off its map, whichever way the page is turned")
     func pixelsPerPhotoPixel() throws {
         let photo = TestData.corpus.appendingPathComponent("card-01.jpg")
