@@ -38,16 +38,15 @@ extension ScannedPage {
     /// ``unshaken`` rendering; its ``shakeLeftIn`` rendering after a first reading with three tenths or more of its
     /// words under 0.7 confidence (``isWorthLeavingShakeIn(_:)``); or else, with a ``refocusRadius``, after a first
     /// reading with a tenth or more of its words unsure (three tenths under `fast`: ``isWorthRefocusing(_:)``), the
-    /// page with that defocus undone (``DefocusCorrector``). The other reading is kept when it
-    /// holds more believable text than noise (a positive
-    /// ``RecognizedPage/legibility``) and beats the first one's legibility by a clear margin (5% of it, and at least
-    /// two characters): a smear or a defocus that was not there leaves the print ringing, and one that was leaves it
-    /// blurred. Between two readings of noise the one with less noise is not better, so the page as taken is kept. A
-    /// page read with nearly every word sure (``RecognizedPage/isSettled``) is not read again. A refocused reading, or
-    /// one with the shake left in, that is kept says so in its provenance's level mapping. A first reading whose words carry no confidence cannot be
-    /// judged against another, so the page is then not read again. Progress runs from 0 to 1 once over both readings;
-    /// the request's time limit covers both (the other reading gets what the first one left, and none is made when
-    /// nothing is left).
+    /// page with that defocus undone (``DefocusCorrector``). The other reading is kept when it holds more believable
+    /// text than noise (a positive ``RecognizedPage/legibility``) and beats the first one's legibility by a clear
+    /// margin (5% of it, and at least two characters): a smear or a defocus that was not there leaves the print
+    /// ringing, and one that was leaves it blurred. Between two readings of noise the one with less noise is not
+    /// better, so the page as taken is kept. A page read with nearly every word sure (``RecognizedPage/isSettled``) is
+    /// not read again. A refocused reading, or one with the shake left in, that is kept says so in its provenance's
+    /// level mapping. A first reading whose words carry no confidence cannot be judged against another, so the page is
+    /// then not read again. Progress runs from 0 to 1 once over both readings; the request's time limit covers both
+    /// (the other reading gets what the first one left, and none is made when nothing is left).
     /// - Throws: ``RecognitionError`` from the recognizer, or `invalidImage` when the page cannot be handed to it.
     public func read(with recognizer: any TextRecognizer, request: RecognitionRequest, fileURL: URL? = nil) async
         throws(RecognitionError) -> Reading

@@ -155,17 +155,18 @@ struct Scan: AsyncParsableCommand {
         _ result: inout ScanResult, where outcomes: [Int: PageTextReader.Outcome], paths: [Int: String],
         writer: PageWriter
     ) throws(DocScanError) {
-        var shakeKeptOut = false
+        var shakeRemovalKept = false, shakeRemovalUndone = false
         for (i, page) in result.pages.enumerated() {
-            let rendering = outcomes[page.index]?.rendering
-            var kept = page
-            if let unshaken = page.unshaken, rendering == .unshaken {
+            let kept: ScannedPage
+            switch outcomes[page.index]?.rendering {
+            case .unshaken? where page.unshaken != nil:
                 kept = page.adoptingUnshaken()
-                result.motionBlur = unshaken.motionBlur
-            } else if page.shakeLeftIn != nil, rendering == .shakeLeftIn {
+                result.motionBlur = page.unshaken?.motionBlur
+            case .shakeLeftIn? where page.shakeLeftIn != nil:
                 kept = page.adoptingShakeLeftIn()
-            } else {
-                shakeKeptOut = shakeKeptOut || page.shakeLeftIn != nil
+                shakeRemovalUndone = true
+            default:
+                shakeRemovalKept = shakeRemovalKept || page.shakeLeftIn != nil
                 result.pages[i].unshaken = nil
                 result.pages[i].shakeLeftIn = nil
                 continue
@@ -173,9 +174,7 @@ struct Scan: AsyncParsableCommand {
             if let path = paths[page.index] { try writer.rewrite(kept, at: path) }
             result.pages[i] = kept
         }
-        if !shakeKeptOut && result.pages.contains(where: { outcomes[$0.index]?.rendering == .shakeLeftIn }) {
-            result.motionBlur = nil
-        }
+        if shakeRemovalUndone && !shakeRemovalKept { result.motionBlur = nil }
     }
 
     /// Turns each page that its recognizer found upside down or sideways (and read turned) the right way up: the page,
