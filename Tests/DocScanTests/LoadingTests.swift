@@ -92,14 +92,34 @@ struct LoadingTests {
         #expect(error?.message.contains("truncated") == true)
     }
 
+    @Test("Pages encoded as PNG read back pixel for pixel, gray and colour, and a white page packs small")
+    func pngRoundTrip() throws {
+        let colour = try makeImage(width: 301, height: 203) { x, y in
+            [UInt8(x % 256), UInt8(y % 256), UInt8((x * y) % 251)]
+        }
+        let gray = try makeImage(width: 97, height: 55, format: .gray) { x, y in [UInt8((x * 7 + y * 13) % 256)] }
+        for image in [colour, gray] {
+            let loaded = try loader.load(try image.encoded(as: .png), name: "page.png").image
+            #expect(loaded.width == image.width && loaded.height == image.height)
+            #expect(loaded.pixelFormat == image.pixelFormat)
+            for (x, y) in [(0, 0), (image.width - 1, 0), (13, 21), (image.width - 1, image.height - 1)] {
+                #expect(loaded.pixel(x: x, y: y) == image.pixel(x: x, y: y), "(\(x), \(y))")
+            }
+        }
+        // Paper is mostly one shade: a blank 1000 x 1400 page is a few kilobytes, not its 4.2 MB of pixels.
+        let blank = try makeImage(width: 1000, height: 1400) { _, _ in [250, 251, 252] }
+        #expect(try blank.encoded(as: .png).count < 40_000)
+    }
+
     @Test("A PNG larger than the header window (4 MB) loads whole, and the same PNG cut short is refused")
     func largePNG() throws {
         // Noise does not compress: about 4.5 MB of PNG, so its end chunk lies past the bytes read for headers.
-        var state: UInt32 = 2026
+        // Three bytes from the top of a 64-bit linear congruential generator per pixel: a 32-bit one's top byte
+        // repeats with a structure that PNG's row filters find.
+        var state: UInt64 = 2026
         let noise = try makeImage(width: 1500, height: 1000) { _, _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            let v = UInt8(truncatingIfNeeded: state >> 24)
-            return [v, v &+ 85, v &+ 170]
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return [56, 48, 40].map { UInt8(truncatingIfNeeded: state >> $0) }
         }
         let png = try noise.encoded(as: .png)
         #expect(png.count > 4 << 20)
