@@ -34,12 +34,14 @@ public struct PluginRequestOptions: Codable, Sendable, Equatable {
     public var timeLimitSeconds: Double?
     /// Whether the host wants `progress` messages for this page (a plugin may send them anyway; they are ignored).
     public var progress: Bool
+    /// Whether the plugin may read the page turned when it finds it sideways or upside down.
+    public var detectsOrientation: Bool
 
     enum CodingKeys: String, CodingKey {
         case level, languages, languageCorrection = "language_correction", customWords = "custom_words"
         case allowedCharacters = "allowed_characters", minimumTextHeight = "minimum_text_height"
         case regionOfInterest = "region_of_interest", maximumCandidates = "maximum_candidates"
-        case timeLimitSeconds = "time_limit_seconds", progress
+        case timeLimitSeconds = "time_limit_seconds", progress, detectsOrientation = "detects_orientation"
     }
 
     /// The options of `request`, at `level`.
@@ -54,6 +56,7 @@ public struct PluginRequestOptions: Codable, Sendable, Equatable {
         maximumCandidates = request.maximumCandidates
         timeLimitSeconds = request.timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
         progress = request.progressHandler != nil
+        detectsOrientation = request.detectsOrientation
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,6 +71,7 @@ public struct PluginRequestOptions: Codable, Sendable, Equatable {
         maximumCandidates = try c.decodeIfPresent(Int.self, forKey: .maximumCandidates) ?? 1
         timeLimitSeconds = try c.decodeIfPresent(Double.self, forKey: .timeLimitSeconds)
         progress = try c.decodeIfPresent(Bool.self, forKey: .progress) ?? false
+        detectsOrientation = try c.decodeIfPresent(Bool.self, forKey: .detectsOrientation) ?? true
     }
 
     /// The same options as a request a ``TextRecognizer`` reads.
@@ -82,6 +86,7 @@ public struct PluginRequestOptions: Codable, Sendable, Equatable {
         request.regionOfInterest = regionOfInterest
         request.maximumCandidates = maximumCandidates
         request.timeLimit = timeLimitSeconds.map { .milliseconds(Int64($0 * 1000)) }
+        request.detectsOrientation = detectsOrientation
         return request
     }
 }

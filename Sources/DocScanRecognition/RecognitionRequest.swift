@@ -37,6 +37,10 @@ public struct RecognitionRequest: Sendable {
     public var progressHandler: (@Sendable (Double) -> Void)?
     /// Whether an option the recognizer cannot honour is an error rather than a warning.
     public var isStrict = false
+    /// Whether the recognizer may find the page sideways or upside down and read it turned (the turn it found is in
+    /// the result's provenance). False reads the page the way it is given, which saves the trials when the way up is
+    /// already known.
+    public var detectsOrientation = true
 
     /// A request with the defaults: the recognizer's level, English, language correction on, the whole page.
     public init() {}

@@ -141,7 +141,7 @@ struct PageReader {
         // The page as read, upright. Orientation comes first, so that `accurate`'s extra readings and second look
         // see upright lines.
         var upright = (pixels: pixels, region: region, turns: 0)
-        if Self.isPoor(blocks, marksOnPage: glyphs?.count ?? 0) {
+        if request.detectsOrientation && Self.isPoor(blocks, marksOnPage: glyphs?.count ?? 0) {
             // Trials read the page with characters about 16 pixels tall (small print enlarged up to 3 times),
             // enough to tell sense from nonsense; a page that is still large is cut to its middle third. A turn
             // must read clearly better to win; the winner is read again in full.

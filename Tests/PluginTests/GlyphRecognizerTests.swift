@@ -41,6 +41,14 @@ struct GlyphRecognizerTests {
                 pixels: Self.halfTurn(page.pixels, channels: page.pixelFormat.rawValue)),
             request: RecognitionRequest())
         #expect(turned.text == upright.text && turned.provenance.orientationQuarterTurns == 2)
+        var asGiven = RecognitionRequest()
+        asGiven.detectsOrientation = false
+        let untried = try await Self.recognizer.recognize(
+            try PageImage(
+                width: page.width, height: page.height, pixelFormat: page.pixelFormat,
+                pixels: Self.halfTurn(page.pixels, channels: page.pixelFormat.rawValue)),
+            request: asGiven)
+        #expect(untried.provenance.orientationQuarterTurns == 0 && untried.text != upright.text)
         // Boxes come back on the page as given: "SN", top left on the upright page, is bottom right on the turned one.
         let turnedFirst = try #require(turned.words.first?.box), first = try #require(upright.words.first?.box)
         #expect(abs(turnedFirst.x - (Double(page.width) - first.x - first.width)) < 1.5)

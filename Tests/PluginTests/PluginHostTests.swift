@@ -211,6 +211,18 @@ struct PluginHostTests {
         #expect(loaded.image.pixel(x: 7, y: 5) == Array(rgb.pixels[(5 * 300 + 7) * 3..<(5 * 300 + 7) * 3 + 3]).reversed())
         #expect(throws: RecognitionError.invalidImage("not a PNG file")) { try UncompressedPNG.decode(Data("GIF89a".utf8)) }
     }
+
+    @Test("a request that knows the way up reaches the plugin as detects_orientation false; older hosts mean true")
+    func orientationOption() throws {
+        var request = RecognitionRequest()
+        request.detectsOrientation = false
+        let sent = try JSONEncoder().encode(PluginRequestOptions(request, level: .fast))
+        let json = try #require(try JSONSerialization.jsonObject(with: sent) as? [String: Any])
+        #expect(json["detects_orientation"] as? Bool == false)
+        #expect(try JSONDecoder().decode(PluginRequestOptions.self, from: sent).request.detectsOrientation == false)
+        let older = Data(#"{"level": "fast", "languages": ["eng"]}"#.utf8)
+        #expect(try JSONDecoder().decode(PluginRequestOptions.self, from: older).request.detectsOrientation == true)
+    }
 }
 
 /// Progress values, collected from any thread.

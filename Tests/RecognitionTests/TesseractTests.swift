@@ -433,6 +433,21 @@ struct TesseractTests {
         #expect(found == 0 || found == (4 - turns) % 4, "turned \(turns), turned back \(found)")
     }
 
+    @Test("a request that knows the way up reads a page as given, at either level",
+          arguments: RecognitionLevel.allCases)
+    func orientationKnown(level: RecognitionLevel) async throws {
+        let (_, input, truth) = SamplePage.scanned
+        let upsideDown = SamplePage.rotated(input, quarterTurns: 2)
+        let recognizer = level == .fast ? SamplePage.fast : SamplePage.accurate
+        var request = RecognitionRequest()
+        request.detectsOrientation = false
+        let asGiven = try await recognizer.recognize(upsideDown, request: request)
+        #expect(asGiven.provenance.orientationQuarterTurns == 0)
+        // Upside-down print read as it is is nonsense: the option took effect (turned, the page reads under 3%).
+        let rate = TextErrorRate.characters(asGiven.text, truth: truth).rate
+        #expect(rate > 0.5, "CER \(rate)")
+    }
+
     @Test("a region of interest limits the reading to that part of the page")
     func regionOfInterest() async throws {
         let input = SamplePage.scanned.input

@@ -38,11 +38,12 @@ public struct GlyphRecognizer: TextRecognizer {
             let allowed = request.allowedCharacters.map { Set($0.uppercased()) }
             // Capitals and digits give a page's layout little to tell up from down or across from along by, so the
             // page is read in all four quarter turns and the reading with the most evidence (the sum of its glyphs'
-            // vote shares) is kept; a turned reading must beat the page as given by a clear margin.
+            // vote shares) is kept; a turned reading must beat the page as given by a clear margin. A request that
+            // knows the way up reads the page as given only.
             var best = (turns: 0, lines: try readLines(page, allowed: allowed))
             var bestEvidence = Self.evidence(best.lines)
             let asGiven = bestEvidence
-            for turns in 1...3 {
+            for turns in 1...3 where request.detectsOrientation {
                 let lines = try readLines(Self.turned(page, quarterTurns: turns), allowed: allowed)
                 let evidence = Self.evidence(lines)
                 if evidence > 1.03 * asGiven && evidence > bestEvidence {
