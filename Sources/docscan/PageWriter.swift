@@ -2,10 +2,12 @@ import DocScan
 import Foundation
 
 /// Writes page images into the output folder without ever touching an input file, and without two photos of the same
-/// name overwriting each other's pages in one run.
-final class PageWriter {
+/// name overwriting each other's pages in one run. One photo's pages may be written while another's are written again:
+/// the names handed out are guarded by a lock.
+final class PageWriter: @unchecked Sendable {
     let folder: URL
     private let inputs: Set<String>
+    private let lock = NSLock()
     private var usedStems: [String: Int] = [:]
 
     init(folder: URL, inputs: [URL]) {
@@ -53,8 +55,11 @@ final class PageWriter {
 
     private func uniqueStem(for photo: URL) -> String {
         let stem = photo.deletingPathExtension().lastPathComponent
-        let seen = usedStems[stem, default: 0]
-        usedStems[stem] = seen + 1
+        let seen = lock.withLock {
+            let seen = usedStems[stem, default: 0]
+            usedStems[stem] = seen + 1
+            return seen
+        }
         return seen == 0 ? stem : "\(stem)-\(seen + 1)"
     }
 }

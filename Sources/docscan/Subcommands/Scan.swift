@@ -93,10 +93,17 @@ struct Scan: AsyncParsableCommand {
         let progress = ProgressBar(total: photos.count)
 
         var failures = 0
+        // While a photo's pages are read, the next photo is scanned on another core; results still come out in the
+        // order of the photos.
+        var nextScan = Self.startScan(of: photos[0], scanner: scanner, writer: writer)
         for (number, photo) in photos.enumerated() {
             progress.update(done: number, label: photo)
             var report: ScanReport
-            switch scanAndWrite(photo, scanner: scanner, writer: writer) {
+            let scan = await nextScan.value
+            if number + 1 < photos.count {
+                nextScan = Self.startScan(of: photos[number + 1], scanner: scanner, writer: writer)
+            }
+            switch scan {
             case .success(let (scanned, paths)):
                 var result = scanned
                 var outcomes: [Int: Result<RecognizedPage, RecognitionError>] = [:]
@@ -249,12 +256,15 @@ struct Scan: AsyncParsableCommand {
         }
     }
 
-    private func scanAndWrite(_ photo: String, scanner: DocumentScanner, writer: PageWriter)
-        -> Result<(ScanResult, [Int: String]), DocScanError>
+    /// Scans `photo` and writes its pages, in a task of its own.
+    private static func startScan(of photo: String, scanner: DocumentScanner, writer: PageWriter)
+        -> Task<Result<(ScanResult, [Int: String]), DocScanError>, Never>
     {
-        Result { () throws(DocScanError) in
-            let result = try scanner.scan(contentsOf: URL(fileURLWithPath: photo))
-            return (result, try writer.write(result.pages, of: URL(fileURLWithPath: photo)))
+        Task.detached {
+            Result { () throws(DocScanError) in
+                let result = try scanner.scan(contentsOf: URL(fileURLWithPath: photo))
+                return (result, try writer.write(result.pages, of: URL(fileURLWithPath: photo)))
+            }
         }
     }
 
