@@ -186,11 +186,15 @@ struct PageReader {
             // lines of other pages too (under three quarters of the page's marks on lines it read, or few letters
             // for them).
             // Such a page is read again as one block with the faint print darkened, and the reading with more
-            // evidence kept.
+            // evidence kept. A form's drawn lines are erased first (``DrawnLineEraser``): read as one block, a field's
+            // box runs through the text it holds.
             monitor.span = monitor.span.upperBound...1
             let first = Self.withoutEdgeNoise(blocks)
+            let blockPixels =
+                glyphHeight.flatMap { DrawnLineEraser(glyphHeight: $0 * scale).erasing(in: upright.pixels) }
+                ?? upright.pixels
             let asOneBlock = Self.withoutEdgeNoise(
-                try run(upright.pixels.withFaintPrintDarkened(), resolution: resolution, region: upright.region,
+                try run(blockPixels.withFaintPrintDarkened(), resolution: resolution, region: upright.region,
                         mode: PSM_SINGLE_BLOCK, choices: wantsChoices))
             if Self.readsBetter(asOneBlock, than: first) {
                 blocks = asOneBlock
