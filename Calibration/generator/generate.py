@@ -71,8 +71,10 @@ def deal(rng, deck, count):
     return [cards[i] for i in rng.permutation(count)]
 
 
-def plan(seed, count, kinds, sizes):
-    """The photo specs of one run."""
+def plan(seed, count, kinds, sizes, max_jpeg_quality=95):
+    """The photo specs of one run. Each photo's JPEG quality is drawn from
+    60-95 and then capped at `max_jpeg_quality`; the cap leaves every random
+    draw, and so every other byte of the plan, as it was."""
     rng = np.random.default_rng(seed)
     kind_list = apportion(kinds, count)
     size_list = deal(rng, apportion(sizes, count), count)
@@ -90,7 +92,7 @@ def plan(seed, count, kinds, sizes):
         size = (min(w, h), max(w, h)) if tall else (max(w, h), min(w, h))
         specs.append(photo.Spec(name="%s-%02d" % (kind, numbers[kind]), kind=kind, seed=seed + i,
                                 size=size, size_label=size_list[i],
-                                jpeg_quality=int(rng.integers(60, 96)), **d))
+                                jpeg_quality=min(int(rng.integers(60, 96)), max_jpeg_quality), **d))
     return specs
 
 
@@ -121,13 +123,15 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--kinds", nargs="+", help="kinds with optional weights, e.g. prose:2 receipt")
     ap.add_argument("--sizes", nargs="+", help="sizes (%s) with optional weights" % ", ".join(SIZES))
+    ap.add_argument("--max-jpeg-quality", type=int, default=95,
+                    help="cap on the JPEG quality drawn from 60-95 (the committed corpus uses 85 to stay small)")
     ap.add_argument("--sample", action="store_true", help="write only the README sample photo")
     args = ap.parse_args()
     if args.sample:
         specs = [sample_spec(args.seed)]
     else:
         specs = plan(args.seed, args.count, weighted(args.kinds, KIND_MIX, KIND_MIX),
-                     weighted(args.sizes, SIZES, SIZE_MIX))
+                     weighted(args.sizes, SIZES, SIZE_MIX), args.max_jpeg_quality)
     run(specs, args.out)
 
 

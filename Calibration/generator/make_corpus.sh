@@ -9,7 +9,7 @@ calibration="$(dirname "$generator")"
 python=/usr/bin/python3
 
 rm -f "$calibration"/corpus/*.jpg "$calibration"/corpus/*.truth.json
-"$python" "$generator/generate.py" --seed 1000 --count 44 --out "$calibration/corpus"
+"$python" "$generator/generate.py" --seed 1000 --count 44 --max-jpeg-quality 85 --out "$calibration/corpus"
 "$python" "$generator/generate.py" --sample --seed 11 --out "$calibration/sample"
 "$python" "$generator/check_truth.py" "$calibration/corpus"
 "$python" "$generator/check_truth.py" "$calibration/sample"
