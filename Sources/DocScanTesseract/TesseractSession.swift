@@ -331,13 +331,14 @@ struct PageReader {
 
     /// The time `fast` gives its reading of a page as one block: twice its first reading's time, and at least
     /// ``fastAlternativeMinimumBudget``. Read as one block with faint print darkened, a page of dense noise (a checked
-    /// cloth that a detection miss took in, seed 39000 form-02) made its marks into thousands of words: 4.6 s against
-    /// 1.0 s for the first reading, and again for its refocused rendering, a tenth of that set's `fast` time. The
+    /// cloth that a detection miss took in, seed 39000 form-02) took 4.6 s against 1.0 s for the first reading, and
+    /// again for its refocused rendering, a tenth of that set's `fast` time. The
     /// set's 23 other one-block readings took under a second each (up to 9 times a first reading that had found
     /// little print), the 7 that won among them too.
     static func fastAlternativeBudget(firstRun: Duration) -> Duration {
         max(fastAlternativeMinimumBudget, firstRun * 2)
     }
+    /// The least time `fast` gives a one-block reading, however quick the first reading was.
     static let fastAlternativeMinimumBudget = Duration.seconds(2)
 
     /// Whether a page of `width` × `height` has a till receipt's shape: its short side under 0.45 of its long side.
