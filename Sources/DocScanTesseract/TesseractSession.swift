@@ -135,9 +135,7 @@ struct PageReader {
         let region = request.regionOfInterest == nil ? nil : scaledROI
         // A poor first reading is read again turned, and under `accurate` several times more.
         monitor.span = 0...(level == .accurate ? 0.3 : 0.6)
-        let firstRun = ContinuousClock.now
         var blocks = try run(pixels, resolution: resolution, region: region, mode: PSM_AUTO, choices: wantsChoices)
-        let firstRunTime = ContinuousClock.now - firstRun
         lap("recognize")
 
         // The page as read, upright. Orientation comes first, so that `accurate`'s extra readings and second look
@@ -195,6 +193,7 @@ struct PageReader {
             let blockPixels =
                 glyphHeight.flatMap { DrawnLineEraser(glyphHeight: $0 * scale).erasing(in: upright.pixels) }
                 ?? upright.pixels
+            let firstRunTime = Duration.milliseconds(timings["recognize", default: 0])
             let asOneBlock = try monitor.within(Self.fastAlternativeBudget(firstRun: firstRunTime)) {
                 () throws(RecognitionError) in
                 Self.withoutEdgeNoise(
