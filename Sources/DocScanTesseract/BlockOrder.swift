@@ -28,28 +28,25 @@ struct BlockOrder {
         let extents = blocks.map { block in
             block.lines.dropFirst().reduce(block.lines.first?.box ?? block.box) { $0.union($1.box) }
         }
-        // before[j]: the blocks that must come before block j.
-        var before = [Set<Int>](repeating: [], count: blocks.count)
-        for i in extents.indices {
-            for j in extents.indices where i != j && mustPrecede(extents[i], extents[j]) {
-                before[j].insert(i)
-            }
-        }
+        let n = blocks.count
+        // precedes[i][j]: block i must come before block j.
+        var precedes = extents.map { upper in extents.map { lower in mustPrecede(upper, lower) } }
         // A block above all the others (a form's title set to the right of its first fields) heads the page.
         if let heading = extents.indices.first(where: { i in
             extents.indices.allSatisfy { $0 == i || extents[i].maxY <= extents[$0].minY }
         }) {
-            for j in extents.indices where j != heading { before[j].insert(heading) }
+            for j in extents.indices where j != heading { precedes[heading][j] = true }
         }
         // Kahn's algorithm, taking the earliest block in Tesseract's order among those whose predecessors are placed.
-        // The rule only ever puts a block before one whose centre lies lower, so it cannot go round in a circle.
+        // Both rules only ever put a block before one whose centre lies lower, so they cannot go round in a circle.
+        var waiting = (0..<n).map { j in (0..<n).count { precedes[$0][j] } }
+        var placed = [Bool](repeating: false, count: n)
         var order: [Int] = []
-        var placed = Set<Int>()
-        while order.count < blocks.count {
-            guard let next = blocks.indices.first(where: { !placed.contains($0) && before[$0].isSubset(of: placed) })
-            else { return blocks }
+        for _ in 0..<n {
+            guard let next = (0..<n).first(where: { !placed[$0] && waiting[$0] == 0 }) else { return blocks }
+            placed[next] = true
             order.append(next)
-            placed.insert(next)
+            for j in 0..<n where precedes[next][j] { waiting[j] -= 1 }
         }
         return order.map { blocks[$0] }
     }
