@@ -7,61 +7,56 @@ import Testing
 /// The rule that puts Tesseract's blocks in reading order.
 @Suite("Block order")
 struct BlockOrderTests {
-    /// A block of one line whose text is `name`, over `x...x+width` and `y...y+height`.
-    static func block(_ name: String, x: Double, y: Double, width: Double, height: Double = 20) -> RecognizedBlock {
-        let box = Rect(x: x, y: y, width: width, height: height)
-        return RecognizedBlock(box: box, lines: [RecognizedLine(text: name, confidence: nil, box: box)])
+    /// Blocks in Tesseract's order, each one line named after what it stands for, and the names in reading order.
+    struct Layout: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        /// (name, x, y, width, height) of each block, in Tesseract's order.
+        var blocks: [(String, Double, Double, Double, Double)]
+        var readingOrder: [String]
+
+        var read: [RecognizedBlock] {
+            blocks.map { name, x, y, width, height in
+                let box = Rect(x: x, y: y, width: width, height: height)
+                return RecognizedBlock(box: box, lines: [RecognizedLine(text: name, confidence: nil, box: box)])
+            }
+        }
     }
 
-    static func names(_ blocks: [RecognizedBlock]) -> [String] { blocks.map { $0.lines[0].text } }
+    static let layouts = [
+        Layout(
+            testDescription: "a receipt's closing line read between its heading and its items moves below the items",
+            blocks: [("heading", 40, 10, 200, 20), ("thanks", 20, 800, 230, 20), ("items", 20, 100, 250, 600)],
+            readingOrder: ["heading", "items", "thanks"]),
+        Layout(
+            testDescription: "two columns keep Tesseract's order: down the left one, then down the right one",
+            blocks: [
+                ("left top", 0, 0, 300, 400), ("left bottom", 0, 420, 300, 400), ("right top", 340, 0, 300, 400),
+                ("right bottom", 340, 420, 300, 400),
+            ],
+            readingOrder: ["left top", "left bottom", "right top", "right bottom"]),
+        Layout(
+            testDescription: "a title across both columns comes first; blocks side by side in a row keep their order",
+            blocks: [
+                ("left", 0, 100, 300, 400), ("right", 340, 100, 300, 400), ("title", 0, 0, 640, 40),
+                ("value", 340, 600, 200, 20), ("label", 0, 602, 200, 20),
+            ],
+            readingOrder: ["title", "left", "right", "value", "label"]),
+        Layout(
+            testDescription: "a form's title, set to the right above its first fields, heads the page",
+            blocks: [
+                ("instructions", 100, 140, 220, 20), ("section", 100, 180, 160, 20), ("title", 330, 80, 450, 35),
+                ("field", 100, 230, 80, 20),
+            ],
+            readingOrder: ["title", "instructions", "section", "field"]),
+        Layout(
+            testDescription: "a block beside the top one, reaching as high, takes nothing first",
+            blocks: [("instructions", 100, 140, 220, 20), ("date", 500, 150, 100, 20)],
+            readingOrder: ["instructions", "date"]),
+    ]
 
-    @Test("A block read before the blocks above it in its column moves below them")
-    func lateBlockInColumn() {
-        // A receipt: Tesseract read its closing line between its heading and its items.
-        let read = [
-            Self.block("heading", x: 40, y: 10, width: 200),
-            Self.block("thanks", x: 20, y: 800, width: 230),
-            Self.block("items", x: 20, y: 100, width: 250, height: 600),
-        ]
-        #expect(Self.names(BlockOrder.arranged(read)) == ["heading", "items", "thanks"])
-    }
-
-    @Test("Two columns keep Tesseract's order: down the left one, then down the right one")
-    func columns() {
-        let read = [
-            Self.block("left top", x: 0, y: 0, width: 300, height: 400),
-            Self.block("left bottom", x: 0, y: 420, width: 300, height: 400),
-            Self.block("right top", x: 340, y: 0, width: 300, height: 400),
-            Self.block("right bottom", x: 340, y: 420, width: 300, height: 400),
-        ]
-        #expect(Self.names(BlockOrder.arranged(read)) == Self.names(read))
-    }
-
-    @Test("A title across both columns comes before them, and blocks side by side in a row keep their order")
-    func titleAndRows() {
-        let read = [
-            Self.block("left", x: 0, y: 100, width: 300, height: 400),
-            Self.block("right", x: 340, y: 100, width: 300, height: 400),
-            Self.block("title", x: 0, y: 0, width: 640, height: 40),
-            Self.block("value", x: 340, y: 600, width: 200),
-            Self.block("label", x: 0, y: 602, width: 200),
-        ]
-        #expect(Self.names(BlockOrder.arranged(read)) == ["title", "left", "right", "value", "label"])
-    }
-
-    @Test("A block above all the others heads the page, though it shares a column with none of them")
-    func heading() {
-        // A form: its title set to the right, above its first fields, read after them.
-        let read = [
-            Self.block("instructions", x: 100, y: 140, width: 220),
-            Self.block("section", x: 100, y: 180, width: 160),
-            Self.block("title", x: 330, y: 80, width: 450, height: 35),
-            Self.block("field", x: 100, y: 230, width: 80),
-        ]
-        #expect(Self.names(BlockOrder.arranged(read)) == ["title", "instructions", "section", "field"])
-        // A block beside the top one, reaching as high, takes nothing first.
-        let beside = [read[0], Self.block("date", x: 500, y: 150, width: 100)]
-        #expect(Self.names(BlockOrder.arranged(beside)) == ["instructions", "date"])
+    @Test("Blocks in reading order", arguments: layouts)
+    func order(_ layout: Layout) {
+        #expect(BlockOrder.arranged(layout.read).map { $0.lines[0].text } == layout.readingOrder)
     }
 
     @Test("The rule: a shared column, no shared rows, the higher centre first")
