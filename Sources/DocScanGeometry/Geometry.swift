@@ -68,6 +68,14 @@ public struct Rect: Hashable, Sendable, Codable {
         self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
+    /// The smallest rectangle holding every one of `rects`; nil for none.
+    public init?(enclosing rects: some Sequence<Rect>) {
+        var remaining = rects.makeIterator()
+        guard var box = remaining.next() else { return nil }
+        while let next = remaining.next() { box = box.union(next) }
+        self = box
+    }
+
     public var minX: Double { x }
     public var minY: Double { y }
     public var maxX: Double { x + width }

@@ -257,7 +257,6 @@ struct PluginPage: Decodable {
             return box
         }
         let none = Rect(x: 0, y: 0, width: 0, height: 0)
-        func union(_ boxes: [Rect]) -> Rect? { boxes.dropFirst().reduce(boxes.first) { $0?.union($1) } }
         func text(_ element: Element, _ what: String) throws(PluginPageError) -> String {
             guard let text = element.text else { throw PluginPageError("\(what) has no \"text\"") }
             return text
@@ -278,18 +277,18 @@ struct PluginPage: Decodable {
                         guard let box else { continue }  // a glyph is its box
                         glyphs.append(RecognizedGlyph(text: try text(glyph, "\(whereWord) glyph \(g + 1)"), confidence: glyph.confidence, box: box))
                     }
-                    let box = try check(word.box, whereWord) ?? union(glyphs.map(\.box)) ?? none
+                    let box = try check(word.box, whereWord) ?? Rect(enclosing: glyphs.map(\.box)) ?? none
                     words.append(RecognizedWord(text: try text(word, whereWord), confidence: word.confidence, box: box, glyphs: glyphs))
                 }
                 let lineText = line.text ?? words.map(\.text).joined(separator: " ")
-                let box = try check(line.box, where_) ?? union(words.map(\.box).filter { $0 != none }) ?? none
+                let box = try check(line.box, where_) ?? Rect(enclosing: words.map(\.box).filter { $0 != none }) ?? none
                 var candidates: [TextCandidate] = []
                 for (k, candidate) in (line.candidates ?? []).enumerated() {
                     candidates.append(TextCandidate(text: try text(candidate, "\(where_) candidate \(k + 1)"), confidence: candidate.confidence))
                 }
                 lines.append(RecognizedLine(text: lineText, confidence: line.confidence, box: box, candidates: candidates, words: words))
             }
-            let box = try check(block.box, "block \(b + 1)") ?? union(lines.map(\.box).filter { $0 != none }) ?? none
+            let box = try check(block.box, "block \(b + 1)") ?? Rect(enclosing: lines.map(\.box).filter { $0 != none }) ?? none
             result.append(RecognizedBlock(box: box, lines: lines))
         }
         return RecognizedPage(

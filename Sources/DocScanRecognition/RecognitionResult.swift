@@ -151,7 +151,7 @@ public struct RecognizedLine: Sendable, Codable, Equatable {
             }
         }
         if boxes.isEmpty { return words.isEmpty ? box : nil }
-        return boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
+        return Rect(enclosing: boxes)
     }
 }
 
@@ -316,8 +316,7 @@ public struct RecognizedPage: Sendable, Codable, Equatable {
     /// The box around the characters of `range`, a range of ``text``: the union over the lines it touches of each
     /// line's ``RecognizedLine/boundingBox(for:)``. Nil for an empty range or one outside the text.
     public func boundingBox(for range: Range<String.Index>) -> Rect? {
-        let boxes = lineBoxes(for: range)
-        return boxes.isEmpty ? nil : boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
+        Rect(enclosing: lineBoxes(for: range))
     }
 
     /// One box per line that `range` (a range of ``text``) touches, for highlighting text across lines.

@@ -25,28 +25,24 @@ struct BlockOrder {
     /// `blocks` (upright page pixels) in reading order.
     static func arranged(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
         guard blocks.count > 1 else { return blocks }
-        let extents = blocks.map { block in
-            block.lines.dropFirst().reduce(block.lines.first?.box ?? block.box) { $0.union($1.box) }
-        }
-        let n = blocks.count
+        let extents = blocks.map { Rect(enclosing: $0.lines.map(\.box)) ?? $0.box }
+        let all = blocks.indices
         // precedes[i][j]: block i must come before block j.
         var precedes = extents.map { upper in extents.map { lower in mustPrecede(upper, lower) } }
         // A block above all the others (a form's title set to the right of its first fields) heads the page.
-        if let heading = extents.indices.first(where: { i in
-            extents.indices.allSatisfy { $0 == i || extents[i].maxY <= extents[$0].minY }
-        }) {
-            for j in extents.indices where j != heading { precedes[heading][j] = true }
+        if let heading = all.first(where: { i in all.allSatisfy { $0 == i || extents[i].maxY <= extents[$0].minY } }) {
+            for j in all where j != heading { precedes[heading][j] = true }
         }
         // Kahn's algorithm, taking the earliest block in Tesseract's order among those whose predecessors are placed.
         // Both rules only ever put a block before one whose centre lies lower, so they cannot go round in a circle.
-        var waiting = (0..<n).map { j in (0..<n).count { precedes[$0][j] } }
-        var placed = [Bool](repeating: false, count: n)
+        var waiting = all.map { j in all.count { precedes[$0][j] } }
+        var placed = [Bool](repeating: false, count: blocks.count)
         var order: [Int] = []
-        for _ in 0..<n {
-            guard let next = (0..<n).first(where: { !placed[$0] && waiting[$0] == 0 }) else { return blocks }
+        for _ in all {
+            guard let next = all.first(where: { !placed[$0] && waiting[$0] == 0 }) else { return blocks }
             placed[next] = true
             order.append(next)
-            for j in 0..<n where precedes[next][j] { waiting[j] -= 1 }
+            for j in all where precedes[next][j] { waiting[j] -= 1 }
         }
         return order.map { blocks[$0] }
     }

@@ -470,9 +470,9 @@ struct PageReader {
                 while let first = line.words.first, isDropped(first) { line.words.removeFirst() }
                 while let last = line.words.last, isDropped(last) { line.words.removeLast() }
                 guard line.words.count < wordCount else { return line }
-                guard let first = line.words.first else { return nil }
+                guard let box = Rect(enclosing: line.words.map(\.box)) else { return nil }
                 line.text = line.words.map(\.text).joined(separator: " ")
-                line.box = line.words.dropFirst().reduce(first.box) { $0.union($1.box) }
+                line.box = box
                 return line
             }
             return block.lines.isEmpty ? nil : block
