@@ -111,6 +111,17 @@ float sample(const cv::Mat &image, double x, double y) {
     return float((1 - fy) * ((1 - fx) * r0[x0] + fx * r0[x0 + 1]) + fy * ((1 - fx) * r1[x0] + fx * r1[x0 + 1]));
 }
 
+/// How much a direction's loss of fine detail along it (natural log of power) counts beside the depth of its comb
+/// when choosing the shake's direction. On 880 generated photos (the corpus and seeds 27000-63000; a Python copy of
+/// this search) the direction chosen was within 8° of the recorded shake on 148 of the 220 shaken ones, against 133
+/// for the comb alone.
+constexpr double anisotropyWeight = 0.2;
+/// The shortest comb, in pixels, whose direction's loss of detail counts: shorter combs are print's own strokes.
+constexpr double anisotropyBonusMinimumLength = 3.0;
+/// The shallowest comb whose direction's loss of detail counts: a shallower one is never acted on, and choosing it
+/// for print's own loss of detail along its lines would hide a real shake's comb (seed 31000's form-06).
+constexpr double anisotropyBonusMinimumDepth = 0.09;
+
 /// Frequencies (cycles per pixel) of the profiles.
 constexpr double profileStart = 0.01, profileStep = 0.0025, profileEnd = 0.49;
 
@@ -165,24 +176,46 @@ Comb deepestComb(const std::vector<double> &profile) {
     return best;
 }
 
-/// Mean log power in a wedge of ±10° around `degrees`, between 0.2 and 0.45 cycles per pixel.
-double wedgePower(const cv::Mat &logSpectrum, double degrees) {
-    const int size = logSpectrum.cols;
-    double sum = 0;
-    int count = 0;
-    for (int y = 0; y < size; ++y)
-        for (int x = 0; x < size; ++x) {
-            const double fx = double(x - size / 2) / size, fy = double(y - size / 2) / size;
-            const double r = std::hypot(fx, fy);
-            if (r <= 0.2 || r >= 0.45) continue;
-            double difference = std::fmod(std::atan2(fy, fx) * 180 / pi - degrees + 360.0 * 4, 180.0);
+/// The log spectrum's fine detail (0.2 to 0.45 cycles per pixel) by direction, gathered once so that the wedge
+/// round any direction costs a few hundred additions.
+class DirectionalPower {
+public:
+    explicit DirectionalPower(const cv::Mat &logSpectrum) : sums(bins, 0.0), counts(bins, 0) {
+        const int size = logSpectrum.cols;
+        for (int y = 0; y < size; ++y)
+            for (int x = 0; x < size; ++x) {
+                const double fx = double(x - size / 2) / size, fy = double(y - size / 2) / size;
+                const double r = std::hypot(fx, fy);
+                if (r <= 0.2 || r >= 0.45) continue;
+                const double degrees = std::fmod(std::atan2(fy, fx) * 180 / pi + 360.0, 180.0);
+                const int bin = std::min(bins - 1, int(degrees * binsPerDegree));
+                sums[bin] += logSpectrum.at<float>(y, x);
+                ++counts[bin];
+            }
+    }
+
+    /// Mean log power in a wedge of ±10° round `degrees`.
+    double wedge(double degrees) const {
+        double sum = 0;
+        int count = 0;
+        for (int bin = 0; bin < bins; ++bin) {
+            double difference = std::fmod((bin + 0.5) / binsPerDegree - degrees + 360.0 * 4, 180.0);
             difference = std::min(difference, 180 - difference);
             if (difference >= 10) continue;
-            sum += logSpectrum.at<float>(y, x);
-            ++count;
+            sum += sums[bin];
+            count += counts[bin];
         }
-    return count ? sum / count : 0;
-}
+        return count ? sum / count : 0;
+    }
+
+    /// How much more fine detail lies across `degrees` than along it: what a shake along `degrees` takes away.
+    double anisotropy(double degrees) const { return wedge(degrees + 90) - wedge(degrees); }
+
+private:
+    static constexpr int binsPerDegree = 4, bins = 180 * binsPerDegree;
+    std::vector<double> sums;
+    std::vector<int> counts;
+};
 
 /// An anti-aliased line of `length` pixels along `degrees`, summing to 1.
 cv::Mat lineKernel(double length, double degrees) {
@@ -275,22 +308,32 @@ ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[4]
         if (std::min(area.cols, area.rows) < tile) return DS_OK;
         const cv::Mat logSpectrum = averagedLogSpectrum(area, tile);
         if (logSpectrum.empty()) return DS_OK;
+        // The direction whose comb is darkest, with a bonus for the fine detail missing along it: print has combs
+        // of its own along its lines and across them (strokes, letter pitch), but a shake also darkens everything
+        // finer along its direction. Combs shorter than a stroke is wide, or too shallow to act on, get no bonus:
+        // print alone loses detail along its lines.
+        const DirectionalPower power(logSpectrum);
+        auto score = [&](const Comb &comb, double degrees) {
+            if (comb.depth >= 0) return 0.0;
+            if (comb.length < anisotropyBonusMinimumLength || -comb.depth < anisotropyBonusMinimumDepth)
+                return -comb.depth;
+            return -comb.depth + anisotropyWeight * std::max(0.0, power.anisotropy(degrees));
+        };
         Comb best;
-        double bestDegrees = 0;
-        for (double degrees = 0; degrees < 180; degrees += 3) {
+        double bestDegrees = 0, bestScore = 0;
+        auto consider = [&](double degrees) {
             const Comb comb = deepestComb(notchProfile(logSpectrum, degrees));
-            if (comb.depth < best.depth) best = comb, bestDegrees = degrees;
-        }
+            const double value = score(comb, degrees);
+            if (value > bestScore) best = comb, bestDegrees = degrees, bestScore = value;
+        };
+        for (double degrees = 0; degrees < 180; degrees += 3) consider(degrees);
         const double coarse = bestDegrees;
-        for (double degrees = coarse - 2; degrees <= coarse + 2; degrees += 1) {
-            const Comb comb = deepestComb(notchProfile(logSpectrum, degrees));
-            if (comb.depth < best.depth) best = comb, bestDegrees = degrees;
-        }
+        for (double degrees = coarse - 2; degrees <= coarse + 2; degrees += 1) consider(degrees);
         out->length = best.length;
         out->angle_degrees = std::fmod(bestDegrees + 180, 180);
         out->notch_depth = -best.depth;
         // A shake darkens the fine detail along it; print alone is about as fine both ways.
-        out->anisotropy = wedgePower(logSpectrum, bestDegrees + 90) - wedgePower(logSpectrum, bestDegrees);
+        out->anisotropy = power.anisotropy(bestDegrees);
         return DS_OK;
     });
 }
@@ -303,7 +346,7 @@ ds_status ds_remove_motion_blur(const ds_image *image, double length, double ang
         if (!(length >= 1 && length <= 64)) return fail(DS_ERROR_INVALID_ARGUMENT, "the blur length is out of range");
         const cv::Mat kernel = lineKernel(length, angle_degrees);
         // A little regularisation: enough to keep sensor noise from swamping the notches of the spectrum.
-        constexpr double noiseToSignal = 0.01;
+        constexpr double noiseToSignal = 0.02;
         cv::Mat result = image->mat.clone();
         cv::Mat area = result(cv::Rect(region[0], region[1], region[2], region[3]));
         std::vector<cv::Mat> channels;

@@ -224,10 +224,10 @@ public struct DocumentScanner: Sendable {
         /// Whether to measure camera shake and remove a clear one.
         public var correctsMotionBlur = true
         /// Whether to also cut each page out with a smear removed that may be a camera shake but is not clearly one
-        /// (``MotionBlurCorrector/isSuspected(_:)``), as ``ScannedPage/unshaken``, for a recognizer's readings to
-        /// decide. It costs such photos a deconvolution and a second warp, so it is worth it only when the pages
-        /// will be read. A page of a photo whose shake was clear enough to remove is also cut out as the photo was
-        /// taken (``ScannedPage/shakeLeftIn``), and a page of a photo with no shake removed or suspected gets a
+        /// (``MotionBlurCorrector/isSuspected(_:documents:)``), as ``ScannedPage/unshaken``, for a recognizer's
+        /// readings to decide. It costs such photos a deconvolution and a second warp, so it is worth it only when the
+        /// pages will be read. A page of a photo whose shake was clear enough to remove is also cut out as the photo
+        /// was taken (``ScannedPage/shakeLeftIn``), and a page of a photo with no shake removed or suspected gets a
         /// ``ScannedPage/refocusRadius`` instead.
         public var rendersSuspectedShake = false
         /// Whether to even out lighting at all.
@@ -292,7 +292,7 @@ public struct DocumentScanner: Sendable {
                 if options.rendersSuspectedShake { shaken = photo }
                 photo = try corrector.removing(smear.blur, from: photo, region: region)
                 motionBlur = smear.blur
-            } else if options.rendersSuspectedShake && corrector.isSuspected(smear.blur) {
+            } else if options.rendersSuspectedShake && corrector.isSuspected(smear.blur, documents: outlines) {
                 try checkCancellation()
                 unshaken = (try corrector.removing(smear.blur, from: photo, region: region), smear.blur)
             }

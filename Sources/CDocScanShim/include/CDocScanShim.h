@@ -169,7 +169,8 @@ typedef struct ds_motion_blur {
 } ds_motion_blur;
 
 /// Measures the straight camera shake that best explains the pixels inside `region` (x, y, width, height), in linear
-/// light. Every photo gets an answer; `notch_depth` and `anisotropy` say whether it is real. A region with too little
+/// light: the direction whose comb of notches is darkest, counting a fifth of the fine detail missing along it too.
+/// Every photo gets an answer; `notch_depth` and `anisotropy` say whether it is real. A region with too little
 /// structure gives all zeros.
 DS_EXTERN ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[_Nonnull 4],
                                             ds_motion_blur *out);
