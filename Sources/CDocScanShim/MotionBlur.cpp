@@ -299,7 +299,8 @@ bool validRegion(const cv::Mat &image, const int32_t region[4]) {
 
 }  // namespace
 
-ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[4], ds_motion_blur *out) {
+ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[4], int weighs_detail_loss,
+                                  ds_motion_blur *out) {
     *out = ds_motion_blur{};
     return guarded("estimate_motion_blur", [&]() -> ds_status {
         if (!validRegion(image->mat, region)) return fail(DS_ERROR_INVALID_ARGUMENT, "the region is outside the image");
@@ -315,7 +316,8 @@ ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[4]
         const DirectionalPower power(logSpectrum);
         auto score = [&](const Comb &comb, double degrees) {
             if (comb.depth >= 0) return 0.0;
-            if (comb.length < anisotropyBonusMinimumLength || -comb.depth < anisotropyBonusMinimumDepth)
+            if (!weighs_detail_loss || comb.length < anisotropyBonusMinimumLength ||
+                -comb.depth < anisotropyBonusMinimumDepth)
                 return -comb.depth;
             return -comb.depth + anisotropyWeight * std::max(0.0, power.anisotropy(degrees));
         };

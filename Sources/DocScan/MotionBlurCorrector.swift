@@ -99,14 +99,19 @@ public struct MotionBlurCorrector: Sendable {
     public init() {}
 
     /// The shake that best explains the pixels inside `region` (the whole photo when nil), or nil when the region
-    /// holds too little structure to tell. Every photo with structure gets a measurement: ``isShake(_:documents:)`` says whether
-    /// it is real.
+    /// holds too little structure to tell. Every photo with structure gets a measurement: ``isShake(_:documents:)``
+    /// says whether it is real. The direction is the one whose comb of notches is darkest, counting the fine detail
+    /// missing along it too unless `weighingDetailLoss` is false.
     /// - Throws: ``DocScanError`` when the region lies outside the photo or OpenCV fails.
-    public func measure(in photo: Image, region: PixelRegion? = nil) throws(DocScanError) -> MotionBlur? {
+    public func measure(in photo: Image, region: PixelRegion? = nil, weighingDetailLoss: Bool = true)
+        throws(DocScanError) -> MotionBlur?
+    {
         let region = region ?? PixelRegion(x: 0, y: 0, width: photo.width, height: photo.height)
         var blur = ds_motion_blur()
         try withExtendedLifetime(photo.storage) { () throws(DocScanError) in
-            try check(ds_estimate_motion_blur(photo.storage.handle, region.shimValue, &blur), "motion blur measurement")
+            try check(
+                ds_estimate_motion_blur(photo.storage.handle, region.shimValue, weighingDetailLoss ? 1 : 0, &blur),
+                "motion blur measurement")
         }
         guard blur.length > 0 else { return nil }
         return MotionBlur(
@@ -167,22 +172,28 @@ public struct MotionBlurCorrector: Sendable {
         blur.length >= longSmear && blur.notchDepth >= longSmearNotches && blur.anisotropy >= longSmearAnisotropy
     }
 
-    /// How many of the four quarters of `region` show `blur` on their own.
+    /// How many of the four quarters of `region` show `blur` on their own: the darkest comb of each, chosen by its
+    /// depth alone, as the thresholds were set (with the loss of detail counted too, quarters of sharp print agree
+    /// more often, and quarters of a long shake less: seed 7009's `page-with-long-shake.jpg` lost two of its three).
     func quartersAgreeing(with blur: MotionBlur, in photo: Image, region: PixelRegion) throws(DocScanError) -> Int {
         var agreeing = 0
         let halfWidth = region.width / 2, halfHeight = region.height / 2
         for (column, row) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
             let quarter = PixelRegion(
                 x: region.x + column * halfWidth, y: region.y + row * halfHeight, width: halfWidth, height: halfHeight)
-            guard let own = try measure(in: photo, region: quarter) else { continue }
-            let turn = abs((own.angleDegrees - blur.angleDegrees).truncatingRemainder(dividingBy: 180))
-            if min(turn, 180 - turn) <= quarterAngleTolerance
-                && abs(own.length / blur.length - 1) <= quarterLengthTolerance
-            {
+            if let own = try measure(in: photo, region: quarter, weighingDetailLoss: false), agrees(own, with: blur) {
                 agreeing += 1
             }
         }
         return agreeing
+    }
+
+    /// Whether a quarter's smear is the region's: within ``quarterAngleTolerance`` degrees and
+    /// ``quarterLengthTolerance`` of its length.
+    func agrees(_ own: MotionBlur, with blur: MotionBlur) -> Bool {
+        let turn = abs((own.angleDegrees - blur.angleDegrees).truncatingRemainder(dividingBy: 180))
+        return min(turn, 180 - turn) <= quarterAngleTolerance
+            && abs(own.length / blur.length - 1) <= quarterLengthTolerance
     }
 
     /// The part of `photo` a shake is measured and removed in: the documents' outlines with a margin of

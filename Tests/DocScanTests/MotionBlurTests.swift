@@ -231,19 +231,13 @@ struct SuspectedShakeTests {
         #expect(!suspected(length: 5, notchDepth: 0.12, anisotropy: 0.1))
     }
 
-    @Test("A smear along the page's lines needs more loss of detail to be worth trying: print loses detail along them")
-    func suspicionInLine() {
-        let corrector = MotionBlurCorrector()
+    @Test(
+        "A smear along the page's lines needs more loss of detail to be worth trying: print loses detail along them",
+        arguments: [(1.0, 0.6, false), (91, 0.6, false), (91, 1.2, true), (30, 0.6, true)])
+    func suspicionInLine(degrees: Double, anisotropy: Double, isSuspected: Bool) {
+        let smear = MotionBlur(length: 5, angleDegrees: degrees, notchDepth: 0.12, anisotropy: anisotropy)
         let page = [Quad(width: 1000, height: 1400)]
-        var smear = MotionBlur(length: 5, angleDegrees: 1, notchDepth: 0.12, anisotropy: 0.6)
-        #expect(!corrector.isSuspected(smear, documents: page))
-        smear.angleDegrees = 91
-        #expect(!corrector.isSuspected(smear, documents: page))
-        smear.anisotropy = 1.2
-        #expect(corrector.isSuspected(smear, documents: page))
-        smear.angleDegrees = 30
-        smear.anisotropy = 0.6
-        #expect(corrector.isSuspected(smear, documents: page))
+        #expect(MotionBlurCorrector().isSuspected(smear, documents: page) == isSuspected)
     }
 
     @Test("A shake across the print is found where the print's own comb along its lines is darker")
@@ -252,11 +246,11 @@ struct SuspectedShakeTests {
         // three pixels along the diagonal, a 4.2 px smear at 135°. The darkest comb in the spectrum is print's own,
         // 2.7 px along the lines (1°); the shake's comb is shallower but takes away the fine detail along it.
         let url = TestData.fixture("prose-with-shake-across-print-comb.jpg")
-        #expect(try Self.recordedShake(url) != nil)
-        let (photo, documents) = try Self.photoAndDocuments(url)
+        #expect(try MotionBlurTests.recordedShake(url) != nil)
+        let (photo, documents) = try MotionBlurTests.photoAndDocuments(url)
         let corrector = MotionBlurCorrector()
         let smear = try #require(try corrector.assessedSmear(in: photo, documents: documents))
-        #expect(Self.angleBetween(smear.blur.angleDegrees, 135) <= 5, "\(smear.blur)")
+        #expect(MotionBlurTests.angleBetween(smear.blur.angleDegrees, 135) <= 5, "\(smear.blur)")
         #expect(smear.blur.length >= 3.5 && smear.blur.length <= 5, "\(smear.blur)")
         #expect(!smear.isShake && corrector.isSuspected(smear.blur, documents: documents), "\(smear.blur)")
     }
