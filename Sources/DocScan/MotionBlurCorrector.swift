@@ -129,17 +129,31 @@ public struct MotionBlurCorrector: Sendable {
 
     /// The smear measured in the part of `photo` that holds `documents` (its quarters asked when that decides it), and
     /// whether it is a shake clear enough to undo; nil when the region holds too little structure to tell.
+    ///
+    /// The region is measured twice: by the darkest comb alone, as the shake thresholds were set, and counting the fine
+    /// detail lost along each direction too, which finds a shake hidden behind print's own comb along its lines. A
+    /// clear shake by the comb alone is taken first, then one counting the detail; failing both, the smear counting
+    /// the detail when it is worth trying to undo (``isSuspected(_:documents:)``), else the comb's.
     /// - Throws: ``DocScanError`` when OpenCV fails.
     public func assessedSmear(in photo: Image, documents: [Quad]) throws(DocScanError) -> (
         blur: MotionBlur, isShake: Bool
     )? {
-        guard let region = region(around: documents, in: photo),
-            var blur = try measure(in: photo, region: region)
-        else { return nil }
-        if !isShake(blur, documents: documents) && isLongSmearCandidate(blur) {
-            blur.agreeingQuarters = try quartersAgreeing(with: blur, in: photo, region: region)
+        guard let region = region(around: documents, in: photo) else { return nil }
+        var smears: [MotionBlur] = []
+        for weighingDetailLoss in [false, true] {
+            guard var blur = try measure(in: photo, region: region, weighingDetailLoss: weighingDetailLoss) else {
+                continue
+            }
+            if let same = smears.first(where: { $0.length == blur.length && $0.angleDegrees == blur.angleDegrees }) {
+                blur = same
+            } else if !isShake(blur, documents: documents) && isLongSmearCandidate(blur) {
+                blur.agreeingQuarters = try quartersAgreeing(with: blur, in: photo, region: region)
+            }
+            smears.append(blur)
         }
-        return (blur, isShake(blur, documents: documents))
+        if let shake = smears.first(where: { isShake($0, documents: documents) }) { return (shake, true) }
+        guard let byComb = smears.first, let byDetail = smears.last else { return nil }
+        return (isSuspected(byDetail, documents: documents) ? byDetail : byComb, false)
     }
 
     /// Whether a smear that is not a clear shake is still worth undoing for a recognizer to judge, in a photo of
