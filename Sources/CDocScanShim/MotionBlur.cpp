@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <vector>
 
 using docscan::emit;
@@ -299,9 +300,10 @@ bool validRegion(const cv::Mat &image, const int32_t region[4]) {
 
 }  // namespace
 
-ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[4], int weighs_detail_loss,
-                                  ds_motion_blur *out) {
-    *out = ds_motion_blur{};
+ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[4], ds_motion_blur *by_comb,
+                                  ds_motion_blur *by_detail) {
+    *by_comb = ds_motion_blur{};
+    if (by_detail) *by_detail = ds_motion_blur{};
     return guarded("estimate_motion_blur", [&]() -> ds_status {
         if (!validRegion(image->mat, region)) return fail(DS_ERROR_INVALID_ARGUMENT, "the region is outside the image");
         const cv::Mat area = image->mat(cv::Rect(region[0], region[1], region[2], region[3]));
@@ -309,33 +311,47 @@ ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[4]
         if (std::min(area.cols, area.rows) < tile) return DS_OK;
         const cv::Mat logSpectrum = averagedLogSpectrum(area, tile);
         if (logSpectrum.empty()) return DS_OK;
-        // The direction whose comb is darkest, with a bonus for the fine detail missing along it: print has combs
-        // of its own along its lines and across them (strokes, letter pitch), but a shake also darkens everything
-        // finer along its direction. Combs shorter than a stroke is wide, or too shallow to act on, get no bonus:
-        // print alone loses detail along its lines.
         const DirectionalPower power(logSpectrum);
-        auto score = [&](const Comb &comb, double degrees) {
-            if (comb.depth >= 0) return 0.0;
-            if (!weighs_detail_loss || comb.length < anisotropyBonusMinimumLength ||
-                -comb.depth < anisotropyBonusMinimumDepth)
-                return -comb.depth;
-            return -comb.depth + anisotropyWeight * std::max(0.0, power.anisotropy(degrees));
+        // Each direction's deepest comb, found once for both measures.
+        std::map<int, Comb> combs;
+        auto combAt = [&](int degrees) -> const Comb & {
+            auto found = combs.find(degrees);
+            if (found == combs.end())
+                found = combs.emplace(degrees, deepestComb(notchProfile(logSpectrum, degrees))).first;
+            return found->second;
         };
-        Comb best;
-        double bestDegrees = 0, bestScore = 0;
-        auto consider = [&](double degrees) {
-            const Comb comb = deepestComb(notchProfile(logSpectrum, degrees));
-            const double value = score(comb, degrees);
-            if (value > bestScore) best = comb, bestDegrees = degrees, bestScore = value;
+        // The direction with the highest score, searched every 3° and then to the degree round the best.
+        auto search = [&](auto score, ds_motion_blur *out) {
+            int bestDegrees = 0;
+            double bestScore = 0;
+            auto consider = [&](int degrees) {
+                const double value = score(combAt(degrees), degrees);
+                if (value > bestScore) bestDegrees = degrees, bestScore = value;
+            };
+            for (int degrees = 0; degrees < 180; degrees += 3) consider(degrees);
+            const int coarse = bestDegrees;
+            for (int degrees = coarse - 2; degrees <= coarse + 2; degrees += 1) consider(degrees);
+            const Comb best = bestScore > 0 ? combAt(bestDegrees) : Comb{};
+            out->length = best.length;
+            out->angle_degrees = std::fmod(bestDegrees + 180, 180);
+            out->notch_depth = -best.depth;
+            // A shake darkens the fine detail along it; print alone is about as fine both ways.
+            out->anisotropy = power.anisotropy(bestDegrees);
         };
-        for (double degrees = 0; degrees < 180; degrees += 3) consider(degrees);
-        const double coarse = bestDegrees;
-        for (double degrees = coarse - 2; degrees <= coarse + 2; degrees += 1) consider(degrees);
-        out->length = best.length;
-        out->angle_degrees = std::fmod(bestDegrees + 180, 180);
-        out->notch_depth = -best.depth;
-        // A shake darkens the fine detail along it; print alone is about as fine both ways.
-        out->anisotropy = power.anisotropy(bestDegrees);
+        search([](const Comb &comb, int) { return comb.depth < 0 ? -comb.depth : 0.0; }, by_comb);
+        if (!by_detail) return DS_OK;
+        // The same with a bonus for the fine detail missing along a direction: print has combs of its own along its
+        // lines and across them (strokes, letter pitch), but a shake also darkens everything finer along its
+        // direction. Combs shorter than a stroke is wide, or too shallow to act on, get no bonus: print alone loses
+        // detail along its lines.
+        search(
+            [&](const Comb &comb, int degrees) {
+                if (comb.depth >= 0) return 0.0;
+                if (comb.length < anisotropyBonusMinimumLength || -comb.depth < anisotropyBonusMinimumDepth)
+                    return -comb.depth;
+                return -comb.depth + anisotropyWeight * std::max(0.0, power.anisotropy(degrees));
+            },
+            by_detail);
         return DS_OK;
     });
 }

@@ -106,17 +106,32 @@ public struct MotionBlurCorrector: Sendable {
     public func measure(in photo: Image, region: PixelRegion? = nil, weighingDetailLoss: Bool = true)
         throws(DocScanError) -> MotionBlur?
     {
+        let both = try measurements(in: photo, region: region, weighingDetailLoss: weighingDetailLoss)
+        return weighingDetailLoss ? both.byDetail : both.byComb
+    }
+
+    /// The shake measured in `region` (the whole photo when nil) both ways from one spectrum: by the darkest comb
+    /// alone, and counting the fine detail lost along each direction (only when `weighingDetailLoss`); nil where the
+    /// region holds too little structure to tell.
+    func measurements(in photo: Image, region: PixelRegion? = nil, weighingDetailLoss: Bool = true)
+        throws(DocScanError) -> (byComb: MotionBlur?, byDetail: MotionBlur?)
+    {
         let region = region ?? PixelRegion(x: 0, y: 0, width: photo.width, height: photo.height)
-        var blur = ds_motion_blur()
+        var byComb = ds_motion_blur(), byDetail = ds_motion_blur()
         try withExtendedLifetime(photo.storage) { () throws(DocScanError) in
-            try check(
-                ds_estimate_motion_blur(photo.storage.handle, region.shimValue, weighingDetailLoss ? 1 : 0, &blur),
-                "motion blur measurement")
+            let status =
+                weighingDetailLoss
+                ? ds_estimate_motion_blur(photo.storage.handle, region.shimValue, &byComb, &byDetail)
+                : ds_estimate_motion_blur(photo.storage.handle, region.shimValue, &byComb, nil)
+            try check(status, "motion blur measurement")
         }
-        guard blur.length > 0 else { return nil }
-        return MotionBlur(
-            length: blur.length, angleDegrees: blur.angle_degrees, notchDepth: blur.notch_depth,
-            anisotropy: blur.anisotropy)
+        func measured(_ blur: ds_motion_blur) -> MotionBlur? {
+            guard blur.length > 0 else { return nil }
+            return MotionBlur(
+                length: blur.length, angleDegrees: blur.angle_degrees, notchDepth: blur.notch_depth,
+                anisotropy: blur.anisotropy)
+        }
+        return (measured(byComb), weighingDetailLoss ? measured(byDetail) : nil)
     }
 
     /// The camera shake in the part of `photo` that holds `documents`, when there is one clear enough to undo: the
@@ -139,11 +154,9 @@ public struct MotionBlurCorrector: Sendable {
         blur: MotionBlur, isShake: Bool
     )? {
         guard let region = region(around: documents, in: photo) else { return nil }
+        let both = try measurements(in: photo, region: region)
         var smears: [MotionBlur] = []
-        for weighingDetailLoss in [false, true] {
-            guard var blur = try measure(in: photo, region: region, weighingDetailLoss: weighingDetailLoss) else {
-                continue
-            }
+        for case var blur? in [both.byComb, both.byDetail] {
             if let same = smears.first(where: { $0.length == blur.length && $0.angleDegrees == blur.angleDegrees }) {
                 blur = same
             } else if !isShake(blur, documents: documents) && isLongSmearCandidate(blur) {

@@ -169,11 +169,11 @@ typedef struct ds_motion_blur {
 } ds_motion_blur;
 
 /// Measures the straight camera shake that best explains the pixels inside `region` (x, y, width, height), in linear
-/// light: the direction whose comb of notches is darkest, counting a fifth of the fine detail missing along it too
-/// when `weighs_detail_loss` is non-zero (by the comb alone otherwise). Every photo gets an answer; `notch_depth` and
-/// `anisotropy` say whether it is real. A region with too little structure gives all zeros.
+/// light, two ways from one spectrum: `by_comb` takes the direction whose comb of notches is darkest; `by_detail`
+/// (skipped when null) counts a fifth of the fine detail missing along each direction too. Every photo gets an
+/// answer; `notch_depth` and `anisotropy` say whether it is real. A region with too little structure gives all zeros.
 DS_EXTERN ds_status ds_estimate_motion_blur(const ds_image *image, const int32_t region[_Nonnull 4],
-                                            int weighs_detail_loss, ds_motion_blur *out);
+                                            ds_motion_blur *by_comb, ds_motion_blur *_Nullable by_detail);
 
 /// Divides a straight smear of `length` pixels along `angle_degrees` out of the pixels inside `region` (Wiener
 /// deconvolution in linear light); the rest of the image is copied unchanged.
