@@ -472,6 +472,16 @@ struct Candidate {
     std::vector<Candidate> replaced = {};
 };
 
+/// The best score among `chosen` and the outlines it replaced, one after another, that are near twins of an outline
+/// of `area` (within a quarter of it). Each of a chain of slightly larger outlines may be nearly as well supported as
+/// the last while the chain drifts from the crisp one it began with (onto a shadow's dark strip beside a page).
+double strongestTwinScore(const Candidate &chosen, double area) {
+    double best = chosen.score;
+    for (const auto &r : chosen.replaced)
+        if (1.25 * r.area >= area) best = std::max(best, strongestTwinScore(r, area));
+    return best;
+}
+
 /// The outline of `a` and `b` together when they share a whole side (both its corners within `tolerance`), or
 /// nothing. Two outlines cut from the same edges meet like that where a straight line runs across one document (the
 /// edge of a justified text block, a shadow's edge); separate documents never share both corners of a side.
@@ -770,6 +780,17 @@ bool stripIsDesk(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
            chromaDistance(colours->strip, colours->outside) < otherChroma;
 }
 
+/// Whether `smaller` is paper lying on a desk that `larger` takes in a strip of: the strip has the colour and the
+/// lightness of the desk beyond `larger`, and is far darker than the paper of `smaller` (50 levels: a patch of green
+/// checked cloth round a form). A logo is darker than the card round it, and a shadow's strip than the lit desk; a
+/// shadow across a card's end leaves the end within 40 levels of the lit paper.
+bool stripIsDeskAroundPaper(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
+    const auto colours = stripColours(lab, larger, smaller);
+    return colours && chromaDistance(colours->strip, colours->outside) < otherChroma &&
+           std::abs(colours->stripLightness - colours->outsideLightness) < 15 &&
+           colours->paperLightness >= colours->stripLightness + 50;
+}
+
 /// Whether `outer` is the outline of a shadow that `inner` lies in (a phone's or a hand's, cast over a card and the
 /// desk round it), or of a grey rim round it (the side of a book's page block), rather than of a document: the desk
 /// just outside `outer` is plain (its fine detail under four times a plain surface's), and the strip between the
@@ -817,7 +838,9 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             const bool takesInSpeck = framesIt && chosen[i].area < 0.05 * candidate.area && shared >= 0.5 * chosen[i].area;
             const bool containsChosen =
                 (shared >= 0.85 * chosen[i].area && candidate.area > 1.02 * chosen[i].area) || takesInSpeck;
-            const double tolerance = candidate.area > 1.25 * chosen[i].area ? 0.12 : 0.05;
+            const bool nearTwin = candidate.area <= 1.25 * chosen[i].area;
+            const double tolerance = nearTwin ? 0.05 : 0.12;
+            const double rivalScore = nearTwin ? strongestTwinScore(chosen[i], candidate.area) : chosen[i].score;
             // But not across rough surface: the grains of granite or carpet next to a card make outlines of their
             // own round it, each nearly as well supported as the last. (Far more detail than a surface's grain is
             // the edge of a book's cover and page block, in a ring too thin to show anything else.)
@@ -859,11 +882,18 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 return outlineScoreSeeingPast(views, candidate.quad) >=
                        outlineScoreSeeingPast(views, chosen[i].quad) + 0.1;
             };
-            if (containsChosen && (framesIt || candidate.score >= chosen[i].score - tolerance) && !acrossRoughSurface() &&
+            if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) && !acrossRoughSurface() &&
                 !reachesOntoDesk(candidate, chosen[i]) && !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad)) {
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.1 &&
                        reachesOntoDesk(chosen[i], candidate)) {
+                swallowed.push_back(i);
+            } else if (candidate.area < chosen[i].area && shared >= 0.9 * candidate.area &&
+                       candidate.area >= 0.25 * chosen[i].area && chosen[i].score < 0.8 &&
+                       candidate.score >= chosen[i].score - 0.15 &&
+                       stripIsDeskAroundPaper(views.lab, chosen[i].quad, candidate.quad)) {
+                // A paper inside a chosen outline that adds only desk round it (cells of a checked cloth outlined
+                // more crisply than a defocused page's edge) is the document.
                 swallowed.push_back(i);
             } else if (truerPastOccluder()) {
                 swallowed.push_back(i);
@@ -1526,6 +1556,12 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // pulled away (a thumb across a card's end, which also weakened the outline so that it was kept as a
             // frame): its sides are moved onto the edges they run beside, and the outline judged again.
             if (!outlinedEnough()) {
+                // An outline that replaced others and falls short gives them back to be judged in its place: a
+                // dark card's outline that took in the shadow beside it is weaker than the card's own.
+                if (!j.candidate.replaced.empty()) {
+                    for (const auto &r : j.candidate.replaced) judged.push_back(judge(r));
+                    continue;
+                }
                 if (!j.framing) continue;
                 const auto refined = refinedOutline(small, j.candidate.quad, 0.01 * std::max(small.cols, small.rows));
                 if (!refined) continue;
