@@ -600,7 +600,17 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             const double threshold = paper - std::max(20.0, 0.1 * paper);
             int x = 0;
             while (x < reach && !(brightness[x] >= threshold && brightness[x + 1] >= threshold && brightness[x + 2] >= threshold)) ++x;
-            return x < reach ? x : -1;
+            if (x >= reach) return -1;
+            // The paper begins at the last sharp rise of brightness on the way there (8 levels from one column to the
+            // next), not where it comes near the page's own level: a curled page's shade along its fore-edge rises
+            // smoothly over many columns after the step from its page block.
+            int step = -1;
+            for (int i = 0; i < x; ++i)
+                if (brightness[i + 1] - brightness[i] >= 8) step = i;
+            if (step < 0) return x;
+            int edge = step + 1;
+            while (edge < x && brightness[edge + 1] - brightness[edge] >= 4) ++edge;  // the rest of the step's blur
+            return edge;
         };
         cv::Mat left = small, top, right, bottom;
         cv::rotate(small, top, cv::ROTATE_90_COUNTERCLOCKWISE);   // the top edge becomes the left one

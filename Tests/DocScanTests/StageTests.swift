@@ -406,4 +406,23 @@ struct TextLayoutTests {
         #expect(try SpreadSplitter().findGutter(in: Self.sideBySide(page, shadedFold: false)) == nil)
         #expect(try SpreadSplitter().findGutter(in: page) == nil)
     }
+
+    @Test("A book's border is trimmed at the step onto the page, not where the shade along a curled page's fore-edge fades")
+    func borderTrimmedAtStep() throws {
+        // A rectified book: a dark cover (10 px) and a grey page block (8 px) all round, white paper inside, and along
+        // the left the paper's shade rising smoothly from 160 to 205 over 80 px (seed 61000 spread-05's left page
+        // was cut 60-85 px short where that shade came within 20 levels of the paper).
+        let border = 18
+        let book = try makeImage(width: 1000, height: 700, format: .gray) { x, y in
+            let edge = min(x, y, 999 - x, 699 - y)
+            if edge < 10 { return [60] }
+            if edge < border { return [150] }
+            let shade = x < border + 80 ? 160 + 45 * Double(x - border) / 80 : 205
+            return [UInt8(shade)]
+        }
+        let insets = try #require(try BorderTrimmer().border(of: book))
+        for (side, inset) in [("left", insets.left), ("top", insets.top), ("right", insets.right), ("bottom", insets.bottom)] {
+            #expect(abs(inset - Double(border)) <= 2, "\(side) inset \(inset)")
+        }
+    }
 }
