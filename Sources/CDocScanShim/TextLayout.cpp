@@ -574,8 +574,8 @@ ds_status ds_find_gutter(const ds_image *page, ds_gutter *out) {
     });
 }
 
-ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t *found) {
-    *found = 0;
+ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t *bordered_sides) {
+    *bordered_sides = 0;
     insets[0] = insets[1] = insets[2] = insets[3] = 0;
     return guarded("find_inner_page", [&]() -> ds_status {
         cv::Mat small;
@@ -600,16 +600,23 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             const double threshold = paper - std::max(20.0, 0.1 * paper);
             int x = 0;
             while (x < reach && !(brightness[x] >= threshold && brightness[x + 1] >= threshold && brightness[x + 2] >= threshold)) ++x;
-            if (x >= reach) return -1;
             // The paper begins at the last sharp rise of brightness on the way there (8 levels from one column to the
             // next), not where it comes near the page's own level: a curled page's shade along its fore-edge rises
             // smoothly over many columns after the step from its page block.
             int step = -1;
-            for (int i = 0; i < x; ++i)
+            for (int i = 0; i < std::min(x, reach); ++i)
                 if (brightness[i + 1] - brightness[i] >= 8) step = i;
-            if (step < 0) return x;
+            if (step < 0) return x < reach ? x : -1;
             int edge = step + 1;
-            while (edge < x && brightness[edge + 1] - brightness[edge] >= 4) ++edge;  // the rest of the step's blur
+            while (edge < reach && brightness[edge + 1] - brightness[edge] >= 4) ++edge;  // the rest of the step's blur
+            if (x < reach) return std::min(edge, x);
+            // A page shaded all along this side (the far page of a spread, darker than the near one) never comes
+            // within 20 levels of the paper measured further in; the sharp rise still marks its edge when the shade
+            // beyond it is level, for a tenth of the side's reach, and within 40 levels of that paper.
+            const int flat = std::max(3, reach / 10);
+            if (edge + flat >= static_cast<int>(brightness.size()) || brightness[edge] < paper - 40) return -1;
+            for (int i = edge; i <= edge + flat; ++i)
+                if (std::abs(brightness[i] - brightness[edge]) > 8) return -1;
             return edge;
         };
         cv::Mat left = small, top, right, bottom;
@@ -617,14 +624,11 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
         cv::rotate(small, right, cv::ROTATE_180);
         cv::rotate(small, bottom, cv::ROTATE_90_CLOCKWISE);
         const int widths[4] = {inset(left), inset(top), inset(right), inset(bottom)};
-        // A border counts when it runs round at least three sides (a book's cover and page block); a band along one
-        // side is part of the document (a business card's coloured edge).
-        int bordered = 0;
-        for (int i = 0; i < 4; ++i) bordered += widths[i] >= std::max(3, small.cols / 200);
         for (int i = 0; i < 4; ++i) if (widths[i] < 0) return DS_OK;
-        if (bordered < 3) return DS_OK;
-        for (int i = 0; i < 4; ++i) insets[i] = widths[i] * factor;
-        *found = 1;
+        for (int i = 0; i < 4; ++i) {
+            insets[i] = widths[i] * factor;
+            if (widths[i] >= std::max(3, small.cols / 200)) *bordered_sides |= 1 << i;
+        }
         return DS_OK;
     });
 }

@@ -2,7 +2,9 @@ internal import CDocScanShim
 
 /// Finds the pages inside a border that runs round a flat document: a book's cover and page block around an open
 /// spread. Part of the detection stage: the outline found in the photo is the book's, and the pages are what the user
-/// wants. A band along only one or two sides (a business card's coloured edge) is part of the document and stays.
+/// wants. A band along only one or two sides (a business card's coloured edge) is part of the document and stays,
+/// unless the document is a spread: a hard cover seen at a tilt shows along two sides that meet at a corner, its other
+/// edges hidden behind the page block.
 public struct BorderTrimmer: Sendable {
     /// Widths of the border on each side, in pixels of the examined image.
     public struct Insets: Sendable, Equatable {
@@ -15,15 +17,27 @@ public struct BorderTrimmer: Sendable {
     /// Creates a trimmer.
     public init() {}
 
-    /// The border round a flat (rectified) document, or nil when there is none.
+    /// The border round a flat (rectified) document, or nil when there is none: a band on three sides or more, or on
+    /// two sides that meet at a corner when `isSpread` (the document holds a book's gutter).
     /// - Throws: ``DocScanError`` when OpenCV fails.
-    public func border(of document: Image) throws(DocScanError) -> Insets? {
+    public func border(of document: Image, isSpread: Bool = false) throws(DocScanError) -> Insets? {
         var insets = [Double](repeating: 0, count: 4)
-        var found: Int32 = 0
+        var banded: Int32 = 0
         try withExtendedLifetime(document.storage) { () throws(DocScanError) in
-            try check(ds_find_inner_page(document.storage.handle, &insets, &found), "border detection")
+            try check(ds_find_inner_page(document.storage.handle, &insets, &banded), "border detection")
         }
-        guard found != 0 else { return nil }
+        guard Self.isBorder(bandedSides: banded, isSpread: isSpread) else { return nil }
         return Insets(left: insets[0], top: insets[1], right: insets[2], bottom: insets[3])
+    }
+
+    /// Whether bands on the sides set in `bandedSides` (bits 1 left, 2 top, 4 right, 8 bottom) make a border.
+    static func isBorder(bandedSides: Int32, isSpread: Bool) -> Bool {
+        let count = (0..<4).filter { bandedSides & (1 << $0) != 0 }.count
+        if count >= 3 { return true }
+        // Two sides meet at a corner when they are neighbours: left and top, top and right, and so on round.
+        let meetAtCorner = count == 2 && (0..<4).contains { side in
+            bandedSides & (1 << side) != 0 && bandedSides & (1 << ((side + 1) % 4)) != 0
+        }
+        return isSpread && meetAtCorner
     }
 }

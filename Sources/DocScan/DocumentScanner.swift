@@ -471,7 +471,12 @@ public struct DocumentScanner: Sendable {
     private func pagesInsideBorder(
         of quad: Quad, preview: Image, toPage: Homography, size: (width: Int, height: Int), in photo: Image
     ) throws(DocScanError) -> Quad? {
-        guard let border = try BorderTrimmer().border(of: preview),
+        let trimmer = BorderTrimmer()
+        var border = try trimmer.border(of: preview)
+        if border == nil, try SpreadSplitter().findGutter(in: preview) != nil {
+            border = try trimmer.border(of: preview, isSpread: true)
+        }
+        guard let border,
             let fromPreview = toPage.followed(by: Self.scaling(Double(preview.width) / Double(size.width))).inverse
         else { return nil }
         let w = Double(preview.width) - 0.5, h = Double(preview.height) - 0.5

@@ -1,4 +1,4 @@
-import DocScan
+@testable import DocScan
 import DocScanMetrics
 import Foundation
 import Testing
@@ -424,5 +424,50 @@ struct TextLayoutTests {
         for (side, inset) in [("left", insets.left), ("top", insets.top), ("right", insets.right), ("bottom", insets.bottom)] {
             #expect(abs(inset - Double(border)) <= 2, "\(side) inset \(inset)")
         }
+    }
+
+    @Test("A page shaded all along one side of its book is trimmed at the step onto it, though the shade never nears the paper further in")
+    func borderTrimmedBeforeShadedPage() throws {
+        // The cover and page block as above; the left 160 px of paper lie in a level shade (170) 35 levels under the
+        // paper further in (205), the far page of a tilted spread (seed 71000 spread-01).
+        let border = 18
+        let book = try makeImage(width: 1000, height: 700, format: .gray) { x, y in
+            let edge = min(x, y, 999 - x, 699 - y)
+            if edge < 10 { return [60] }
+            if edge < border { return [150] }
+            return [x < 160 ? 170 : 205]
+        }
+        let insets = try #require(try BorderTrimmer().border(of: book))
+        #expect(abs(insets.left - Double(border)) <= 2, "left inset \(insets.left)")
+    }
+
+    @Test("A spread whose hard cover shows along two sides only is cut to its pages")
+    func spreadInsideCoverSeenOnTwoSides() throws {
+        // Seed 65000 spread-07 (2.8 MP): a hard-cover book tilted 32 degrees on granite. Its cover shows along the
+        // top and the left, its other edges hidden behind the page block, and the pages came out with the cover
+        // round them (IoU 0.917 and 0.899).
+        let scan = try DocumentScanner().scan(contentsOf: TestData.fixture("spread-in-cover-seen-on-two-sides.jpg"))
+        let pages: [[(Double, Double)]] = [
+            [(115.9, 338.3), (856.3, 296.5), (969.8, 1199.6), (442.4, 1166.7)],
+            [(856.3, 296.5), (1777.7, 244.5), (1581.4, 1237.7), (969.8, 1199.6)],
+        ]
+        #expect(scan.pages.count == 2, "\(scan.pages.map(\.quad))")
+        for (page, truth) in zip(scan.pages, pages) {
+            let iou = page.quad.intersectionOverUnion(Quad(truth.map { Point(x: $0.0, y: $0.1) }))
+            #expect(iou >= 0.95, "page \(page.quad): IoU \(iou)")
+        }
+    }
+
+    @Test("A band on three sides or more is a border; on two sides meeting at a corner only round a spread")
+    func borderSides() {
+        let left: Int32 = 1, top: Int32 = 2, right: Int32 = 4, bottom: Int32 = 8
+        #expect(BorderTrimmer.isBorder(bandedSides: left | top | right, isSpread: false))
+        #expect(BorderTrimmer.isBorder(bandedSides: left | top | right | bottom, isSpread: false))
+        #expect(!BorderTrimmer.isBorder(bandedSides: left | top, isSpread: false))
+        #expect(BorderTrimmer.isBorder(bandedSides: left | top, isSpread: true))
+        #expect(BorderTrimmer.isBorder(bandedSides: bottom | left, isSpread: true))
+        #expect(!BorderTrimmer.isBorder(bandedSides: left | right, isSpread: true))
+        #expect(!BorderTrimmer.isBorder(bandedSides: top, isSpread: true))
+        #expect(!BorderTrimmer.isBorder(bandedSides: 0, isSpread: true))
     }
 }

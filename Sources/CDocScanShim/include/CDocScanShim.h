@@ -222,10 +222,11 @@ typedef struct ds_gutter {
 /// no text, with text on both sides.
 DS_EXTERN ds_status ds_find_gutter(const ds_image *page, ds_gutter *out);
 
-/// Looks for a border that runs round a flat document, such as a book's cover and page block around its pages: on at
-/// least three sides, a band darker than the paper inside. `insets` receives the band widths (left, top, right,
-/// bottom) in pixels and `*found` is non-zero when such a border exists.
-DS_EXTERN ds_status ds_find_inner_page(const ds_image *document, double insets[_Nonnull 4], int32_t *found);
+/// Looks for a border along the sides of a flat document, such as a book's cover and page block around its pages: a
+/// band darker than the paper inside. `insets` receives the band widths (left, top, right, bottom) in pixels, and
+/// `*bordered_sides` a bit for each side (1 left, 2 top, 4 right, 8 bottom) with a band a few pixels wide or more; it
+/// is zero when the paper's edge cannot be told on some side.
+DS_EXTERN ds_status ds_find_inner_page(const ds_image *document, double insets[_Nonnull 4], int32_t *bordered_sides);
 
 #pragma clang assume_nonnull end
 
