@@ -791,6 +791,18 @@ bool stripIsDeskAroundPaper(const cv::Mat &lab, const Quad &larger, const Quad &
            colours->paperLightness >= colours->stripLightness + 50;
 }
 
+/// Whether the strip inside `larger` but outside `smaller` is the paper of `smaller` in more light: of its chroma,
+/// lighter by 20 levels or more but not twice as light (a shadow darkens paper by a factor, while a dark card is far
+/// darker than any paper), and lighter than the desk beyond `larger` too. `smaller` is then the shade that a phone
+/// or a hand casts over part of the document that `larger` outlines, its outline the shadow's edge across the paper.
+bool stripIsLitPaper(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
+    const auto colours = stripColours(lab, larger, smaller);
+    return colours && chromaDistance(colours->strip, colours->inside) < otherChroma &&
+           colours->stripLightness >= colours->paperLightness + 20 &&
+           2 * colours->paperLightness >= colours->stripLightness &&
+           colours->stripLightness >= colours->outsideLightness + 15;
+}
+
 /// Whether `outer` is the outline of a shadow that `inner` lies in (a phone's or a hand's, cast over a card and the
 /// desk round it), or of a grey rim round it (the side of a book's page block), rather than of a document: the desk
 /// just outside `outer` is plain (its fine detail under four times a plain surface's), and the strip between the
@@ -1484,7 +1496,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
             if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
             if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
-                    return inside(j) && j.plausible && j.candidate.area * 4 >= frame.area;
+                    // (Unless a well outlined frame holds a shadow's outline across its paper.)
+                    return inside(j) && j.plausible && j.candidate.area * 4 >= frame.area &&
+                           !(frame.score >= 0.8 && stripIsLitPaper(lab, frame.quad, j.candidate.quad));
                 }))
                 continue;
             // Nor does a shadow that a document lies in, or a book's grey rim.
