@@ -1562,7 +1562,13 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // too: a thumb over a whole side of a card hides a quarter of its outline. A cell of a checked cloth, cut
             // off by a document lying across it, has a corner too sharp for that.
             const bool squarePalePaper = palePaper && smallestAngle(j.candidate.quad) >= 70;
-            const double outlineNeeded = printedPaper ? 0.55 : squarePalePaper ? 0.65 : 0.75;
+            // So do clear lines of print (0.4, where a patch of plain desk makes near none) on smooth stock lighter
+            // than the desk round it (by 5 levels: a patch of wood, whose grain makes lines, or a shadow on it is
+            // not), in an outline that a camera sees a rectangle as (its corners within 5 degrees of square,
+            // ``rectangleCornerAngle``): a pale card on a pale desk, lighter by a few levels only along its edges.
+            const bool printedCard = j.lines >= 0.4 && j.roughness <= 2 && step >= 5 &&
+                                     rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
+            const double outlineNeeded = printedPaper ? 0.55 : printedCard ? 0.6 : squarePalePaper ? 0.65 : 0.75;
             const auto outlinedEnough = [&] {
                 return outlined >= outlineNeeded && (outlined >= 0.9 || j.lines >= 0.2 || palePaper || faintlySteppingCard);
             };
