@@ -85,6 +85,23 @@ struct PageReader {
         let prepared = (ContinuousClock.now - started).milliseconds
         var result = try read(page, gray: gray, glyphs: glyphs, scale: scale, mapping: mapping)
         result.provenance.timingsMilliseconds["prepare", default: 0] += prepared
+        if let factor = Self.enlargementWhenNothingRead(result.blocks, glyphHeight: glyphs?.typicalHeight, scale: scale, level: level) {
+            // Print a little over the small print threshold can read as nothing at all under the fast model (a dark
+            // card's 8 px light print): the page is read again enlarged like smaller print, and kept if it reads as
+            // more than noise.
+            let enlarged = try read(page, gray: gray, glyphs: glyphs, scale: factor, mapping: mapping)
+            if Self.lettersAndDigits(enlarged.blocks.flatMap(\.lines).flatMap(\.words)) > 0,
+                !Self.isMostlyNoise(enlarged.blocks)
+            {
+                var kept = enlarged
+                kept.provenance.levelMapping += "; read enlarged after the page as it is read as nothing"
+                for (stage, milliseconds) in result.provenance.timingsMilliseconds {
+                    kept.provenance.timingsMilliseconds[stage, default: 0] += milliseconds
+                }
+                return kept
+            }
+            return result
+        }
         guard scale > 1, Self.isMostlyNoise(result.blocks) else { return result }
         // The specks of a texture (a dark card's weave) can pass for small print; enlarged, they read as lines of
         // noise. The page is then read as it is too, and the reading with more believable text kept.
@@ -272,6 +289,18 @@ struct PageReader {
             level: level, levelMapping: mapping.joined(separator: "; "), orientationQuarterTurns: upright.turns,
             resolution: resolution.map { ($0 / scale).rounded() }, timingsMilliseconds: timings)
         return RecognizedPage(width: page.width, height: page.height, blocks: blocks, provenance: provenance)
+    }
+
+    /// The factor a `fast` reading at `scale` that found no letter or digit is read again at: print under the level's
+    /// character height (``fastGlyphHeight``) that was read as it is, enlarged to ``fastSmallPrintHeight`` or by half,
+    /// whichever is more (at most ``maximumEnlargement``); nil when there is no such second reading to try.
+    static func enlargementWhenNothingRead(
+        _ blocks: [RecognizedBlock], glyphHeight: Double?, scale: Double, level: RecognitionLevel
+    ) -> Double? {
+        guard level == .fast, scale == 1, let glyphHeight, glyphHeight > 0, glyphHeight < fastGlyphHeight,
+            lettersAndDigits(blocks.flatMap(\.lines).flatMap(\.words)) == 0
+        else { return nil }
+        return min(maximumEnlargement, max(1.5, fastSmallPrintHeight / glyphHeight))
     }
 
     /// The scale a page whose characters are `glyphHeight` pixels tall is read at: large print shrunk to the level's

@@ -55,6 +55,23 @@ struct ReadingChoiceTests {
         #expect(PageReader.scale(forGlyphHeight: 6, level: .accurate) == 1)
     }
 
+    @Test("fast reads print under 20 px that it read as nothing again, enlarged to 16 px or by half; no other reading")
+    func enlargedWhenNothingRead() {
+        // Seed 71000 multi-04: a dark card's light print, 8 px tall, read as nothing at all (100% CER); enlarged
+        // twice, it reads.
+        let nothing = Self.reading([])
+        let marks = Self.reading([("..", 0.3), ("-", 0.2)])
+        let words = Self.reading([("Fletcher", 0.8)])
+        #expect(PageReader.enlargementWhenNothingRead(nothing, glyphHeight: 8, scale: 1, level: .fast) == 2)
+        #expect(PageReader.enlargementWhenNothingRead(marks, glyphHeight: 8, scale: 1, level: .fast) == 2)
+        #expect(PageReader.enlargementWhenNothingRead(nothing, glyphHeight: 14, scale: 1, level: .fast) == 1.5)
+        #expect(PageReader.enlargementWhenNothingRead(words, glyphHeight: 8, scale: 1, level: .fast) == nil)
+        #expect(PageReader.enlargementWhenNothingRead(nothing, glyphHeight: 5, scale: 3, level: .fast) == nil)  // enlarged already
+        #expect(PageReader.enlargementWhenNothingRead(nothing, glyphHeight: 30, scale: 2.0 / 3, level: .fast) == nil)
+        #expect(PageReader.enlargementWhenNothingRead(nothing, glyphHeight: 8, scale: 1, level: .accurate) == nil)
+        #expect(PageReader.enlargementWhenNothingRead(nothing, glyphHeight: nil, scale: 1, level: .fast) == nil)  // no marks
+    }
+
     @Test("A reading is mostly noise when under 3% of its characters are in sure words, and it is 50 or more")
     func mostlyNoise() {
         // Seed 53000 multi-02's dark card, its weave enlarged as small print: 970 words, 25 of them sure.
