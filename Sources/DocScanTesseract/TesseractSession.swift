@@ -85,10 +85,14 @@ struct PageReader {
         let prepared = (ContinuousClock.now - started).milliseconds
         var result = try read(page, gray: gray, glyphs: glyphs, scale: scale, mapping: mapping)
         result.provenance.timingsMilliseconds["prepare", default: 0] += prepared
-        if let factor = Self.enlargementWhenNothingRead(result.blocks, glyphHeight: glyphs?.typicalHeight, scale: scale, level: level) {
+        if monitor.stopped == nil,
+            let factor = Self.enlargementWhenNothingRead(
+                result.blocks, glyphHeight: glyphs?.typicalHeight, scale: scale, level: level)
+        {
             // Print a little over the small print threshold can read as nothing at all under the fast model (a dark
             // card's 8 px light print): the page is read again enlarged like smaller print, and kept if it reads as
-            // more than noise.
+            // more than noise. (Not when the engine was stopped: a reading cut short by its time budget found nothing
+            // because it was stopped.)
             let enlarged = try read(page, gray: gray, glyphs: glyphs, scale: factor, mapping: mapping)
             if Self.lettersAndDigits(enlarged.blocks.flatMap(\.lines).flatMap(\.words)) > 0,
                 !Self.isMostlyNoise(enlarged.blocks)

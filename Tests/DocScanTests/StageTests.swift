@@ -407,19 +407,26 @@ struct TextLayoutTests {
         #expect(try SpreadSplitter().findGutter(in: page) == nil)
     }
 
-    @Test("A book's border is trimmed at the step onto the page, not where the shade along a curled page's fore-edge fades")
-    func borderTrimmedAtStep() throws {
-        // A rectified book: a dark cover (10 px) and a grey page block (8 px) all round, white paper inside, and along
-        // the left the paper's shade rising smoothly from 160 to 205 over 80 px (seed 61000 spread-05's left page
-        // was cut 60-85 px short where that shade came within 20 levels of the paper).
-        let border = 18
-        let book = try makeImage(width: 1000, height: 700, format: .gray) { x, y in
+    /// The width of ``rectifiedBook(paper:)``'s border: a dark cover (10 px) and a grey page block (8 px).
+    static let bookBorder = 18
+
+    /// A rectified book, 1000 × 700: its cover and page block all round, and inside them paper whose gray level at
+    /// each column `paper` gives.
+    static func rectifiedBook(paper: @escaping (Int) -> Double) throws -> Image {
+        try makeImage(width: 1000, height: 700, format: .gray) { x, y in
             let edge = min(x, y, 999 - x, 699 - y)
             if edge < 10 { return [60] }
-            if edge < border { return [150] }
-            let shade = x < border + 80 ? 160 + 45 * Double(x - border) / 80 : 205
-            return [UInt8(shade)]
+            if edge < bookBorder { return [150] }
+            return [UInt8(paper(x))]
         }
+    }
+
+    @Test("A book's border is trimmed at the step onto the page, not where the shade along a curled page's fore-edge fades")
+    func borderTrimmedAtStep() throws {
+        // Along the left the paper's shade rises smoothly from 160 to 205 over 80 px (seed 61000 spread-05's left page
+        // was cut 60-85 px short where that shade came within 20 levels of the paper).
+        let border = Self.bookBorder
+        let book = try Self.rectifiedBook { x in x < border + 80 ? 160 + 45 * Double(x - border) / 80 : 205 }
         let insets = try #require(try BorderTrimmer().border(of: book))
         for (side, inset) in [("left", insets.left), ("top", insets.top), ("right", insets.right), ("bottom", insets.bottom)] {
             #expect(abs(inset - Double(border)) <= 2, "\(side) inset \(inset)")
@@ -428,17 +435,11 @@ struct TextLayoutTests {
 
     @Test("A page shaded all along one side of its book is trimmed at the step onto it, though the shade never nears the paper further in")
     func borderTrimmedBeforeShadedPage() throws {
-        // The cover and page block as above; the left 160 px of paper lie in a level shade (170) 35 levels under the
-        // paper further in (205), the far page of a tilted spread (seed 71000 spread-01).
-        let border = 18
-        let book = try makeImage(width: 1000, height: 700, format: .gray) { x, y in
-            let edge = min(x, y, 999 - x, 699 - y)
-            if edge < 10 { return [60] }
-            if edge < border { return [150] }
-            return [x < 160 ? 170 : 205]
-        }
+        // The left 160 px of paper lie in a level shade (170) 35 levels under the paper further in (205), the far page
+        // of a tilted spread (seed 71000 spread-01).
+        let book = try Self.rectifiedBook { x in x < 160 ? 170 : 205 }
         let insets = try #require(try BorderTrimmer().border(of: book))
-        #expect(abs(insets.left - Double(border)) <= 2, "left inset \(insets.left)")
+        #expect(abs(insets.left - Double(Self.bookBorder)) <= 2, "left inset \(insets.left)")
     }
 
     @Test("A spread whose hard cover shows along two sides only is cut to its pages")
