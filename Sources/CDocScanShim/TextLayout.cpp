@@ -604,7 +604,7 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             // next), not where it comes near the page's own level: a curled page's shade along its fore-edge rises
             // smoothly over many columns after the step from its page block.
             int step = -1;
-            for (int i = 0; i < std::min(x, reach); ++i)
+            for (int i = 0; i < x; ++i)  // x is at most reach
                 if (brightness[i + 1] - brightness[i] >= 8) step = i;
             if (step < 0) return x < reach ? x : -1;
             int edge = step + 1;

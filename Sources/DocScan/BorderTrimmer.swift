@@ -18,15 +18,20 @@ public struct BorderTrimmer: Sendable {
     public init() {}
 
     /// The border round a flat (rectified) document, or nil when there is none: a band on three sides or more, or on
-    /// two sides that meet at a corner when `isSpread` (the document holds a book's gutter).
-    /// - Throws: ``DocScanError`` when OpenCV fails.
-    public func border(of document: Image, isSpread: Bool = false) throws(DocScanError) -> Insets? {
+    /// two sides that meet at a corner when `isSpread` says the document is a book's spread (asked only then, as
+    /// finding a gutter costs more than finding the bands).
+    /// - Throws: ``DocScanError`` when OpenCV fails, or what `isSpread` throws.
+    public func border(of document: Image, isSpread: () throws(DocScanError) -> Bool = { false })
+        throws(DocScanError) -> Insets?
+    {
         var insets = [Double](repeating: 0, count: 4)
         var banded: Int32 = 0
         try withExtendedLifetime(document.storage) { () throws(DocScanError) in
             try check(ds_find_inner_page(document.storage.handle, &insets, &banded), "border detection")
         }
-        guard Self.isBorder(bandedSides: banded, isSpread: isSpread) else { return nil }
+        if !Self.isBorder(bandedSides: banded, isSpread: false) {
+            guard Self.isBorder(bandedSides: banded, isSpread: true), try isSpread() else { return nil }
+        }
         return Insets(left: insets[0], top: insets[1], right: insets[2], bottom: insets[3])
     }
 

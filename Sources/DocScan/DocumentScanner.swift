@@ -471,10 +471,8 @@ public struct DocumentScanner: Sendable {
     private func pagesInsideBorder(
         of quad: Quad, preview: Image, toPage: Homography, size: (width: Int, height: Int), in photo: Image
     ) throws(DocScanError) -> Quad? {
-        let trimmer = BorderTrimmer()
-        var border = try trimmer.border(of: preview)
-        if border == nil, try SpreadSplitter().findGutter(in: preview) != nil {
-            border = try trimmer.border(of: preview, isSpread: true)
+        let border = try BorderTrimmer().border(of: preview) { () throws(DocScanError) in
+            try SpreadSplitter().findGutter(in: preview) != nil
         }
         guard let border,
             let fromPreview = toPage.followed(by: Self.scaling(Double(preview.width) / Double(size.width))).inverse

@@ -175,9 +175,7 @@ public struct MotionBlurCorrector: Sendable {
     /// wide.
     public func isSuspected(_ blur: MotionBlur, documents: [Quad]) -> Bool {
         guard blur.length >= suspectedLength && blur.notchDepth >= suspectedNotches else { return false }
-        let inLine = documents.contains {
-            Self.isInLine(blur.angleDegrees, withSidesOf: $0, margin: alignedWithinDegrees)
-        }
+        let inLine = runsInLine(blur, withAnyOf: documents)
         return blur.anisotropy >= (inLine ? max(suspectedAnisotropy, suspectedAlignedAnisotropy) : suspectedAnisotropy)
     }
 
@@ -186,12 +184,14 @@ public struct MotionBlurCorrector: Sendable {
         if isLongSmearCandidate(blur), let agreeing = blur.agreeingQuarters, agreeing >= agreeingQuartersNeeded {
             return true
         }
-        let inLine = documents.contains {
-            Self.isInLine(blur.angleDegrees, withSidesOf: $0, margin: alignedWithinDegrees)
-        }
-        if inLine && blur.anisotropy < alignedAnisotropy { return false }
+        if runsInLine(blur, withAnyOf: documents) && blur.anisotropy < alignedAnisotropy { return false }
         return (blur.notchDepth >= deepNotches && blur.anisotropy >= minimumAnisotropy)
             || (blur.notchDepth >= shallowNotches && blur.anisotropy >= strongAnisotropy)
+    }
+
+    /// Whether a smear runs along the sides or lines of any of `documents`, within ``alignedWithinDegrees``.
+    func runsInLine(_ blur: MotionBlur, withAnyOf documents: [Quad]) -> Bool {
+        documents.contains { Self.isInLine(blur.angleDegrees, withSidesOf: $0, margin: alignedWithinDegrees) }
     }
 
     /// Whether a measurement is a long smear with enough notches and loss of detail for its quarters to decide.
