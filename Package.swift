@@ -74,7 +74,9 @@ let package = Package(
         .executableTarget(
             name: "docscan-tesseract-plugin", dependencies: ["DocScanPlugins", "DocScanRecognition", "DocScanTesseract"]),
         .testTarget(name: "DocScanTests", dependencies: ["DocScan", "DocScanMetrics", "DocScanRecognition"], exclude: ["Fixtures"]),
-        .testTarget(name: "RecognitionTests", dependencies: ["DocScan", "DocScanRecognition", "DocScanTesseract", "DocScanMetrics"]),
+        .testTarget(
+            name: "RecognitionTests",
+            dependencies: ["DocScan", "DocScanRecognition", "DocScanRecognitionTestKit", "DocScanTesseract", "DocScanMetrics"]),
         .testTarget(
             name: "PluginTests",
             dependencies: [

@@ -37,18 +37,11 @@ struct GrayPixels: Sendable {
     /// the paper level to 97% of it.
     func withFaintPrintDarkened() -> GrayPixels { stretched(black: 0.5, white: 0.97) }
 
-    /// A copy with its contrast stretched for faint print: values up to `black` of the paper level become black,
-    /// values from `white` of it become white, linearly between. The paper level is the 95th percentile, since paper
-    /// covers most of a page.
+    /// A copy with its contrast stretched for faint print: values up to `black` of the ``paperLevel`` become black,
+    /// values from `white` of it become white, linearly between.
     func stretched(black: Double, white: Double) -> GrayPixels {
-        var histogram = [Int](repeating: 0, count: 256)
-        for v in bytes { histogram[Int(v)] += 1 }
-        var paper = 255, seen = 0
-        for (value, n) in histogram.enumerated() {
-            seen += n
-            if seen * 100 >= bytes.count * 95 { paper = value; break }
-        }
-        let low = black * Double(paper), high = max(low + 1, white * Double(paper))
+        let paper = Double(paperLevel)
+        let low = black * paper, high = max(low + 1, white * paper)
         let table = (0..<256).map { v in UInt8(max(0, min(255, ((Double(v) - low) / (high - low) * 255).rounded()))) }
         return GrayPixels(width: width, height: height, bytes: bytes.map { table[Int($0)] })
     }

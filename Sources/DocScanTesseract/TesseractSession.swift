@@ -391,14 +391,16 @@ struct PageReader {
     /// Unless the first reading is settled and holds ``fullyReadShare`` of the page's marks, `accurate` reads the page
     /// more ways and keeps the reading with the most
     /// ``evidence(_:)``: as one block of text (which survives forms and receipts whose layout analysis loses lines),
-    /// the same with faint print darkened, and, where the characters are small, enlarged so that they are about
-    /// ``enlargedGlyphHeight`` pixels tall (as laid out, and as one darkened block). Another reading must beat the
-    /// kept one by 5% of its evidence, and must not leave out print the kept one read (evidence does not count text
-    /// left unread: see ``losesPrint(_:than:marks:glyphHeight:)``). A till receipt is read the other ways even when its
-    /// first reading is settled: its bold heading, total and barcode can be all that Tesseract's binarization keeps of
-    /// it, read with certainty, while its faint item lines fall on the paper's side of the threshold. `marks` are the
-    /// centres of the page's letter-like marks in `pixels` coordinates. Returns the blocks in `pixels` coordinates, and
-    /// which rendering won when it was not the first reading.
+    /// the same with faint print darkened, where the characters are small enlarged so that they are about
+    /// ``enlargedGlyphHeight`` pixels tall (as laid out, and as one darkened block), and as laid out with its ink
+    /// evened out (``GrayPixels/withInkEvenedOut(reach:leastContrast:)``: the faint lines of a receipt beside its bold
+    /// heading, which Tesseract's one threshold for the page turns to paper, become as dark as the heading). Another
+    /// reading must read better (``readsBetter(_:than:)``), and must not leave out print the kept one read (evidence
+    /// does not count text left unread: see ``losesPrint(_:than:marks:glyphHeight:)``). A till receipt is read the
+    /// other ways even when its first reading is settled: its bold heading, total and barcode can be all that
+    /// Tesseract's binarization keeps of it, read with certainty, while its faint item lines fall on the paper's side
+    /// of the threshold. `marks` are the centres of the page's letter-like marks in `pixels` coordinates. Returns the
+    /// blocks in `pixels` coordinates, and which rendering won when it was not the first reading.
     func bestReading(
         _ first: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, marks: [Point], resolution: Double?,
         region: Rect?, choices: Bool
@@ -409,16 +411,19 @@ struct PageReader {
                 first, width: pixels.width, height: pixels.height,
                 shareOfMarksRead: Self.readShare(of: marks, by: first, glyphHeight: glyphHeight ?? 0))
         else { return (first, nil) }
-        var renderings: [(name: String, factor: Double, stretched: Bool, mode: TessPageSegMode)] = [
-            ("as one block of text", 1, false, PSM_SINGLE_BLOCK),
-            ("with faint print darkened, as one block", 1, true, PSM_SINGLE_BLOCK),
+        var renderings: [(name: String, factor: Double, ink: InkTreatment, mode: TessPageSegMode)] = [
+            ("as one block of text", 1, .asItIs, PSM_SINGLE_BLOCK),
+            ("with faint print darkened, as one block", 1, .faintPrintDarkened, PSM_SINGLE_BLOCK),
         ]
         if let factor = Self.enlargement(forGlyphHeight: glyphHeight) {
             let percent = Int((factor * 100).rounded())
             renderings += [
-                ("enlarged to \(percent)%", factor, false, PSM_AUTO),
-                ("enlarged to \(percent)% with faint print darkened, as one block", factor, true, PSM_SINGLE_BLOCK),
+                ("enlarged to \(percent)%", factor, .asItIs, PSM_AUTO),
+                ("enlarged to \(percent)% with faint print darkened, as one block", factor, .faintPrintDarkened, PSM_SINGLE_BLOCK),
             ]
+        }
+        if let glyphHeight, glyphHeight >= 1 {
+            renderings.append(("with its ink evened out", 1, .evenedOut(reach: Int(glyphHeight.rounded())), PSM_AUTO))
         }
         var best = (blocks: first, rendering: String?.none)
         for (n, rendering) in renderings.enumerated() {
@@ -426,7 +431,11 @@ struct PageReader {
             monitor.span = (0.3 + share * Double(n))...(0.3 + share * Double(n + 1))
             let factor = rendering.factor
             var input = pixels.scaled(by: factor)
-            if rendering.stretched { input = input.withFaintPrintDarkened() }
+            switch rendering.ink {
+            case .asItIs: break
+            case .faintPrintDarkened: input = input.withFaintPrintDarkened()
+            case .evenedOut(let reach): input = input.withInkEvenedOut(reach: reach)
+            }
             let scaledRegion = region.map { Self.scaled($0, by: factor) }
             let blocks = Self.withoutEdgeNoise(
                 Self.scaleBoxes(
@@ -439,6 +448,16 @@ struct PageReader {
             }
         }
         return (best.blocks, best.rendering)
+    }
+
+    /// What one of `accurate`'s other readings does to the page's ink before it is read.
+    enum InkTreatment {
+        /// Nothing.
+        case asItIs
+        /// ``GrayPixels/withFaintPrintDarkened()``.
+        case faintPrintDarkened
+        /// ``GrayPixels/withInkEvenedOut(reach:leastContrast:)`` over `reach` pixels (a character's height).
+        case evenedOut(reach: Int)
     }
 
     /// `blocks` with the lines Tesseract missed inside drawn boxes (a form's fields) added. A page ruled with long
@@ -549,23 +568,25 @@ struct PageReader {
         RecognizedPage.legibility(of: blocks.flatMap(\.lines).flatMap(\.words)) ?? 0
     }
 
-    /// The letters and digits of the words Tesseract is sure of, weighted by the square of their confidence: the
-    /// positive part of ``evidence(_:)``.
-    static func sureText(_ blocks: [RecognizedBlock]) -> Double {
+    /// The letters and digits of every word read, each weighted by the square of its confidence: text that is there
+    /// to be read, whether or not Tesseract is sure of it.
+    static func weightedText(_ blocks: [RecognizedBlock]) -> Double {
         blocks.flatMap(\.lines).flatMap(\.words).reduce(0) { sum, word in
             let confidence = word.confidence?.value ?? 0
-            guard confidence >= 0.7 else { return sum }
             return sum + Double(word.text.filter { $0.isLetter || $0.isNumber }.count) * confidence * confidence
         }
     }
 
-    /// Whether another reading of the same page should replace the kept one: it holds clearly more believable text,
-    /// or at least twice the sure text (20 characters more). The second catches a blurred page whose first reading
-    /// found one line: read as a block, its hundreds of words are mostly unsure and their penalty outweighs the
-    /// sure ones, yet they hold the text.
+    /// Whether another reading of the same page should replace the kept one: it holds clearly more believable text
+    /// (5% more ``evidence(_:)``), or a fifth more ``weightedText(_:)`` (two characters more) without being mostly
+    /// noise (``isMostlyNoise(_:)``). The second catches a blurred page, or a small receipt, whose first reading found
+    /// a line or two: read another way, its hundreds of words are mostly unsure and their penalty outweighs the sure
+    /// ones, yet they hold the text, and a wrong word costs no more characters than a word not read at all. A dark
+    /// card's weave, darkened, reads as hundreds of unsure characters too, but hardly a sure one.
     static func readsBetter(_ blocks: [RecognizedBlock], than kept: [RecognizedBlock]) -> Bool {
         let keptEvidence = evidence(kept)
-        return evidence(blocks) > keptEvidence + 0.05 * abs(keptEvidence) || sureText(blocks) >= 2 * sureText(kept) + 20
+        return evidence(blocks) > keptEvidence + 0.05 * abs(keptEvidence)
+            || (weightedText(blocks) > 1.2 * weightedText(kept) + 2 && !isMostlyNoise(blocks))
     }
 
     /// Reads each low-confidence line again, cut out with a margin at twice the size as a single line, and keeps the

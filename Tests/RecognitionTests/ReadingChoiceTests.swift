@@ -28,6 +28,24 @@ struct ReadingChoiceTests {
         #expect(PageReader.readsBetter(block, than: first))
     }
 
+    @Test("A small receipt whose first reading found its heading alone gives way to a reading of its unsure lines")
+    func unsureLinesBeatAHeadingAlone() {
+        // The shape of a measured case (seed 65000 multi-06, a receipt with 3 px print): its bold heading read
+        // surely (98% CER); enlarged and darkened, 118 words at 0.38 on average (57% CER).
+        let first = Self.reading([("FRESH", 0.96), ("MARKET", 0.96)])
+        let enlarged = Self.reading(
+            Array(repeating: ("Cheddar", 0.8), count: 6) + Array(repeating: ("cheese", 0.35), count: 100))
+        #expect(PageReader.evidence(enlarged) < PageReader.evidence(first))  // the penalty alone would keep the first
+        #expect(PageReader.readsBetter(enlarged, than: first))
+        // A second reading of the heading alone, a little surer, is no better.
+        #expect(!PageReader.readsBetter(Self.reading([("FRESH", 0.97), ("MARKET", 0.97)]), than: first))
+        // Nor is a dark card's weave read as hundreds of unsure characters without a sure one (seed 71000 multi-01,
+        // a card read as nothing, darkened and enlarged: 628 characters, 333% CER), however much of it there is.
+        let weave = Self.reading(Array(repeating: ("aval", 0.3), count: 150))
+        #expect(PageReader.weightedText(weave) > 1.2 * PageReader.weightedText([]) + 2)
+        #expect(!PageReader.readsBetter(weave, than: []))
+    }
+
     @Test("Noise read as many unsure words does not replace a reading with as much sure text")
     func noiseLoses() {
         let first = Self.reading(Array(repeating: ("receipt", 0.9), count: 20))
