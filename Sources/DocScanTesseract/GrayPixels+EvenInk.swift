@@ -33,31 +33,24 @@ extension GrayPixels {
     }
 
     /// A copy in which each pixel is the smallest value within `radius` pixels along either axis (a square window).
-    func minimum(radius: Int) -> GrayPixels {
-        guard radius > 0 else { return self }
-        var rows = bytes
-        for y in 0..<height {
-            Self.slidingMinimum(bytes, start: y * width, stride: 1, count: width, radius: radius, into: &rows)
-        }
-        var out = rows
-        for x in 0..<width {
-            Self.slidingMinimum(rows, start: x, stride: width, count: height, radius: radius, into: &out)
-        }
-        return GrayPixels(width: width, height: height, bytes: out)
-    }
+    func minimum(radius: Int) -> GrayPixels { alongRowsThenColumns(radius: radius, Self.slidingMinimum) }
 
     /// A copy in which each pixel is the mean of the values within `radius` pixels along either axis (a square window,
     /// cut at the edges of the image).
-    func boxMean(radius: Int) -> GrayPixels {
+    func boxMean(radius: Int) -> GrayPixels { alongRowsThenColumns(radius: radius, Self.slidingMean) }
+
+    /// A square window's filter made of a one-dimensional one: `pass` along every row, then along every column of the
+    /// result.
+    private func alongRowsThenColumns(
+        radius: Int,
+        _ pass: (_ source: [UInt8], _ start: Int, _ stride: Int, _ count: Int, _ radius: Int, _ target: inout [UInt8])
+            -> Void
+    ) -> GrayPixels {
         guard radius > 0 else { return self }
         var rows = bytes
-        for y in 0..<height {
-            Self.slidingMean(bytes, start: y * width, stride: 1, count: width, radius: radius, into: &rows)
-        }
+        for y in 0..<height { pass(bytes, y * width, 1, width, radius, &rows) }
         var out = rows
-        for x in 0..<width {
-            Self.slidingMean(rows, start: x, stride: width, count: height, radius: radius, into: &out)
-        }
+        for x in 0..<width { pass(rows, x, width, height, radius, &out) }
         return GrayPixels(width: width, height: height, bytes: out)
     }
 
