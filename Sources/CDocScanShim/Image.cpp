@@ -102,15 +102,17 @@ ds_status ds_image_to_gray(const ds_image *image, ds_image **out) {
 }
 
 ds_status ds_image_warp(const ds_image *image, const double homography[9], int32_t width, int32_t height,
-                        ds_image **out) {
+                        ds_sampling sampling, ds_image **out) {
     *out = nullptr;
     return guarded("warp", [&]() -> ds_status {
         if (width <= 0 || height <= 0) return fail(DS_ERROR_INVALID_ARGUMENT, "output size must be positive");
+        if (sampling != DS_SAMPLING_LINEAR && sampling != DS_SAMPLING_CUBIC)
+            return fail(DS_ERROR_INVALID_ARGUMENT, "unknown sampling");
         const cv::Matx33d forward(homography);
         cv::Matx33d inverse;
         if (cv::invert(forward, inverse) == 0) return fail(DS_ERROR_INVALID_ARGUMENT, "the homography is singular");
         // When the output is much smaller than the region it shows, shrink the source first (area averaging) so that
-        // bilinear sampling does not alias fine print.
+        // the sampling does not alias fine print.
         std::vector<cv::Point2d> corners{{0, 0}, {double(width), 0}, {double(width), double(height)}, {0, double(height)}};
         std::vector<cv::Point2d> mapped;
         cv::perspectiveTransform(corners, mapped, inverse);
@@ -138,7 +140,8 @@ ds_status ds_image_warp(const ds_image *image, const double homography[9], int32
             }
         }
         cv::Mat r;
-        cv::warpPerspective(source, r, inverse, cv::Size(width, height), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+        const int interpolation = sampling == DS_SAMPLING_CUBIC ? cv::INTER_CUBIC : cv::INTER_LINEAR;
+        cv::warpPerspective(source, r, inverse, cv::Size(width, height), interpolation | cv::WARP_INVERSE_MAP,
                             cv::BORDER_REPLICATE);
         return emit(std::move(r), out);
     });

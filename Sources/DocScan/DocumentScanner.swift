@@ -434,6 +434,8 @@ public struct DocumentScanner: Sendable {
                 let centre = Point(x: Double(width - 1) / 2, y: Double(height - 1) / 2)
                 toFinal = toFinal.followed(by: .rotation(degrees: skew, about: centre))
             }
+            // Sampled cubically (``Image/Sampling/cubic``): bilinear sampling blurs print a few pixels wide by up to
+            // half a pixel more than the photo does (see Calibration/MEASUREMENTS.md, "Reading history").
             let unlit = try photo.warped(by: toFinal, width: width, height: height)
             let unshakenUnlit = try unshaken?.photo.warped(by: toFinal, width: width, height: height)
             let shakenUnlit = try shaken?.warped(by: toFinal, width: width, height: height)
@@ -519,9 +521,12 @@ public struct DocumentScanner: Sendable {
                 / Double(max(size.width, size.height)))
         let previewWidth = max(1, Int((Double(size.width) * previewScale).rounded()))
         let previewHeight = max(1, Int((Double(size.height) * previewScale).rounded()))
+        // The preview is sampled bilinearly, as the text layout analysis and the gutter search were measured on:
+        // sampled cubically, it turned the orientation of a few borderline pages either way and lost a gutter
+        // (generated seed 33000, spread-07).
         let preview = try photo.warped(
             by: toPage.followed(by: Self.scaling(Double(previewWidth) / Double(size.width))), width: previewWidth,
-            height: previewHeight)
+            height: previewHeight, sampling: .linear)
         return (size, toPage, preview)
     }
 

@@ -144,4 +144,24 @@ struct GeometryTests {
         let sorted = ReadingOrder.sorted(quads) { $0 }
         #expect(sorted == [quads[2], quads[1], quads[0]])
     }
+
+    @Test("A warp sampled cubically keeps a thin stroke darker than one sampled bilinearly, and both keep the paper")
+    func warpSampling() throws {
+        // A 1-pixel dark stroke (40) on paper (230), shifted half a pixel: every sample falls between two pixels.
+        // Bilinear sampling averages the stroke with the paper beside it (135); cubic sampling, by its weights at
+        // the half (-0.09, 0.59, 0.59, -0.09), keeps it near 117.
+        let width = 40, height = 8
+        var pixels = [UInt8](repeating: 230, count: width * height)
+        for y in 0..<height { pixels[y * width + 20] = 40 }
+        let image = try Image(width: width, height: height, pixelFormat: .gray, pixels: pixels)
+        func darkest(_ sampling: Image.Sampling) throws -> (stroke: Int, paper: Int) {
+            let warped = try image.warped(by: .translation(x: 0.5, y: 0), width: width, height: height, sampling: sampling)
+            let row = (0..<width).map { Int(warped.pixel(x: $0, y: height / 2)[0]) }
+            return (row[17...23].min()!, min(row[2...14].min()!, row[26...37].min()!))
+        }
+        let linear = try darkest(.linear), cubic = try darkest(.cubic)
+        #expect(abs(linear.stroke - 135) <= 1, "bilinear: \(linear.stroke)")
+        #expect(cubic.stroke + 10 <= linear.stroke, "darkest stroke pixel: cubic \(cubic.stroke), linear \(linear.stroke)")
+        #expect(linear.paper >= 229 && cubic.paper >= 229, "paper: linear \(linear.paper), cubic \(cubic.paper)")
+    }
 }

@@ -94,10 +94,19 @@ DS_EXTERN ds_status ds_image_resize(const ds_image *image, int32_t width, int32_
 /// Converts to one gray channel (a gray image is copied).
 DS_EXTERN ds_status ds_image_to_gray(const ds_image *image, ds_image *_Nullable *_Nonnull out);
 
+/// How a warp samples the source between its pixels.
+typedef enum ds_sampling {
+    /// Bilinear interpolation: smooth, blurring a stroke by up to half a pixel.
+    DS_SAMPLING_LINEAR = 0,
+    /// Cubic interpolation: as sharp as the source, with a slight overshoot along strong edges.
+    DS_SAMPLING_CUBIC = 1,
+} ds_sampling;
+
 /// Renders `width` x `height` pixels of the image through the projective map `homography` (row-major 3x3, from source
-/// pixels to output pixels, pixel centres at integer coordinates). Outside the source, the nearest edge pixel repeats.
+/// pixels to output pixels, pixel centres at integer coordinates), sampled as `sampling` says (after area averaging
+/// where the output shrinks the source by half or more). Outside the source, the nearest edge pixel repeats.
 DS_EXTERN ds_status ds_image_warp(const ds_image *image, const double homography[_Nonnull 9], int32_t width,
-                                  int32_t height, ds_image *_Nullable *_Nonnull out);
+                                  int32_t height, ds_sampling sampling, ds_image *_Nullable *_Nonnull out);
 
 // MARK: - Document detection
 
