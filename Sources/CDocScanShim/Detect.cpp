@@ -12,9 +12,11 @@
 // surface (carpet, granite), cells of a repeating pattern, and weakly outlined regions without lines of print are
 // dropped, where a stretch of outline hidden under a thumb counts as outlined; an outline just short of the bar beside
 // the documents found (a pale card on a pale desk) is kept when it holds clear lines of print on smooth stock. Pieces
-// of one document are put back together, and specks of the surface cut off by the frame dropped. Finally each side
-// is moved onto the strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even
-// where part of a side is hidden.
+// of one document are put back together, and specks of the surface cut off by the frame dropped. An outline chosen
+// and then dropped (a shadow that reaches over a page's print) no longer keeps out the outlines it overlaps: the choice
+// is made again without it, and kept when it covers more without taking in desk. Finally each side is moved onto
+// the strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a
+// side is hidden.
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -1429,7 +1431,6 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 return rimTexture(surface.texture, c.quad) >= surface.threshold;
             }), allCandidates.end());
         }
-        std::vector<Candidate> frames;
         // A crisp outline round a region darker than what surrounds it, with no print found in it, is a shadow (of a
         // phone or a hand, cast on the desk or across a page): however well outlined, it is no document, and must not
         // keep the document it falls across from being chosen. Nor is one with only a little of both kinds of print,
@@ -1446,276 +1447,320 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             const double lines = docscan::textLineStrength(region), marks = markShare(region);
             return lines < 0.05 || marks < 0.012 || (lines < 0.15 && marks < 0.05);
         };
-        auto chosen = select(allCandidates, detail, views, options->min_confidence, isShadow, &frames);
+        // The documents among `candidates`: of the outlines ``select`` chooses (`chosen`), those that what they hold
+        // shows to be documents, put back together where one was cut in pieces.
+        struct Found {
+            std::vector<Candidate> documents, chosen;
+        };
+        const auto documentsAmong = [&](const std::vector<Candidate> &candidates) {
+            std::vector<Candidate> frames;
+            auto chosen = select(candidates, detail, views, options->min_confidence, isShadow, &frames);
 
-        // When several outlines compete, each is judged on what it encloses: printed lines (documents hold text) and
-        // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
-        struct Judged {
-            Candidate candidate;
-            double lines;
-            double roughness;
-            double marks;  // markShare of the region
-            bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
-                             // printed is a patch of the table)
-            bool framing = false;  // a frame that replaced the shapes it holds (see ``select``)
-        };
-        const bool compare = chosen.size() > 1 || !frames.empty();
-        const auto judge = [&](const Candidate &candidate) {
-            double lines = 1, roughness = 0, marks = 1;
-            if (compare) {
-                const cv::Mat region = rectifiedRegion(color, candidate.quad, factor);
-                lines = docscan::textLineStrength(region);
-                roughness = surfaceRoughness(region);
-                marks = markShare(region);
-            }
-            const bool plausible = (candidate.score >= 0.6 && lines >= 0.05) || candidate.score >= 0.8 ||
-                                   (candidate.score >= 0.5 && lines >= 0.25);
-            return Judged{candidate, lines, roughness, marks, plausible};
-        };
-        // An outline that replaced others but holds no document (a patch of carpet round two cards, outlined by its
-        // mottling) gives them back when any of them, or of those they replaced, is one.
-        std::function<void(const Candidate &, std::vector<Judged> &)> judgeInto = [&](const Candidate &candidate,
-                                                                                   std::vector<Judged> &out) {
-            Judged verdict = judge(candidate);
-            if (!verdict.plausible && !candidate.replaced.empty()) {
-                std::vector<Judged> given;
-                for (const auto &r : candidate.replaced) judgeInto(r, given);
-                if (std::any_of(given.begin(), given.end(), [](const Judged &g) { return g.plausible; })) {
-                    out.insert(out.end(), given.begin(), given.end());
-                    return;
-                }
-            }
-            out.push_back(std::move(verdict));
-        };
-        std::vector<Judged> judged;
-        for (const auto &candidate : chosen) judgeInto(candidate, judged);
-        // A frame that holds print on smooth stock replaces the shapes inside it.
-        for (const auto &frame : frames) {
-            const cv::Mat region = rectifiedRegion(color, frame.quad, factor);
-            const double lines = docscan::textLineStrength(region), roughness = surfaceRoughness(region);
-            const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
-            if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
-            if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
-                    // (Unless a well outlined frame holds a shadow's outline across its paper.)
-                    return inside(j) && j.plausible && j.candidate.area * 4 >= frame.area &&
-                           !(frame.score >= 0.8 && stripIsLitPaper(lab, frame.quad, j.candidate.quad));
-                }))
-                continue;
-            // Nor does a shadow that a document lies in, or a book's grey rim.
-            if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
-                    return inside(j) && isShadowAround(lab, detail, frame.quad, j.candidate.quad);
-                }))
-                continue;
-            // Less print is enough when what the frame holds is a mere speck of it (a word or a logo on a card whose
-            // print a thumb hides).
-            const double held = std::accumulate(judged.begin(), judged.end(), 0.0, [&](double sum, const Judged &j) {
-                return inside(j) && j.plausible ? sum + j.candidate.area : sum;
-            });
-            const double enoughPrint = held < 0.1 * frame.area ? 0.1 : 0.25;
-            if (lines < enoughPrint || roughness > 5) continue;
-            judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
-            judged.push_back({frame, lines, roughness, markShare(region), true, true});
-        }
-        // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
-        // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
-        // rough while a smooth plausible rival exists.
-        const double smoothest = std::accumulate(judged.begin(), judged.end(), 1e9, [](double m, const Judged &j) {
-            return j.plausible ? std::min(m, j.roughness) : m;
-        });
-        size_t main = 0;
-        for (size_t k = 1; k < judged.size(); ++k) {
-            const auto better = [&](const Judged &a, const Judged &b) {  // a preferred to b as the main document
-                const bool aRough = a.roughness > 7 && smoothest <= 3, bRough = b.roughness > 7 && smoothest <= 3;
-                if (a.plausible != b.plausible) return a.plausible;
-                if (aRough != bRough) return !aRough;
-                return a.candidate.area > b.candidate.area;
+            // When several outlines compete, each is judged on what it encloses: printed lines (documents hold text) and
+            // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
+            struct Judged {
+                Candidate candidate;
+                double lines;
+                double roughness;
+                double marks;  // markShare of the region
+                bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
+                                 // printed is a patch of the table)
+                bool framing = false;  // a frame that replaced the shapes it holds (see ``select``)
             };
-            if (better(judged[k], judged[main])) main = k;
-        }
-        // Further outlines must be plausible, not clearly rougher than the main document, not one cell of a repeating
-        // pattern without print (the squares of a gingham cloth, tiles), and either crisply outlined all round or
-        // printed on.
-        std::vector<Quad> printed;
-        for (const auto &j : judged)
-            if (j.lines >= 0.3) printed.push_back(j.candidate.quad);
-        std::vector<Candidate> documents{judged.empty() ? Candidate{} : judged[main].candidate};
-        if (judged.empty()) documents.clear();
-        for (size_t k = 0; k < judged.size(); ++k) {
-            if (k == main) continue;
-            Judged j = judged[k];
-            if (!j.plausible || j.roughness > std::max(3.0, 1.5 * judged[main].roughness)) continue;
-            if (j.lines < 0.3 && repeats(j.candidate, allCandidates, printed)) continue;
-            // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
-            // shadow over one side).
-            const double step = lightnessStep(lab, j.candidate.quad);
-            const bool printedPaper = j.lines >= 0.3 && step >= 80;
-            // Smooth, marked stock clearly lighter than the surface (by at least 40 levels on average, to which a
-            // shadow across it or a mid-grey desk can cut the step) is paper even where its print is too faint or too
-            // small to show as lines (a faded receipt under a thumb, a card with a shadow across it).
-            const bool palePaper = step >= 40 && j.roughness <= 3 && j.marks >= 0.03;
-            // A thumb or a pen over an edge hides it without making the region any less of a document.
-            double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
-            // Paper that barely steps from the desk (a pale desk), smooth, with a card's share of marks, and outlined
-            // nearly all round, is paper too, with weak lines of print (it still needs some: see below).
-            const bool faintlySteppingCard = step > 0 && j.roughness <= 1 && j.marks >= 0.03 && j.marks <= 0.3 && outlined >= 0.85;
-            // Pale stock with a rectangle's corners (none under 70 degrees, however tilted the camera) needs less
-            // too: a thumb over a whole side of a card hides a quarter of its outline. A cell of a checked cloth, cut
-            // off by a document lying across it, has a corner too sharp for that.
-            const bool squarePalePaper = palePaper && smallestAngle(j.candidate.quad) >= 70;
-            // So do clear lines of print (0.4, where a patch of plain desk makes near none) on smooth stock lighter
-            // than the desk round it (by 5 levels: a patch of wood, whose grain makes lines, or a shadow on it is
-            // not), in an outline that a camera sees a rectangle as (its corners within 5 degrees of square,
-            // ``rectangleCornerAngle``): a pale card on a pale desk, lighter by a few levels only along its edges.
-            const bool printedCard = j.lines >= 0.4 && j.roughness <= 2 && step >= 5 &&
-                                     rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
-            const double outlineNeeded = printedPaper ? 0.55 : printedCard ? 0.6 : squarePalePaper ? 0.65 : 0.75;
-            const auto outlinedEnough = [&] {
-                return outlined >= outlineNeeded && (outlined >= 0.9 || j.lines >= 0.2 || palePaper || faintlySteppingCard);
+            const bool compare = chosen.size() > 1 || !frames.empty();
+            const auto judge = [&](const Candidate &candidate) {
+                double lines = 1, roughness = 0, marks = 1;
+                if (compare) {
+                    const cv::Mat region = rectifiedRegion(color, candidate.quad, factor);
+                    lines = docscan::textLineStrength(region);
+                    roughness = surfaceRoughness(region);
+                    marks = markShare(region);
+                }
+                const bool plausible = (candidate.score >= 0.6 && lines >= 0.05) || candidate.score >= 0.8 ||
+                                       (candidate.score >= 0.5 && lines >= 0.25);
+                return Judged{candidate, lines, roughness, marks, plausible};
             };
-            // A frame's outline that falls short may be a few pixels off along a side whose edge something over it
-            // pulled away (a thumb across a card's end, which also weakened the outline so that it was kept as a
-            // frame): its sides are moved onto the edges they run beside, and the outline judged again.
-            if (!outlinedEnough()) {
-                // An outline that replaced others and falls short gives them back to be judged in its place: a
-                // dark card's outline that took in the shadow beside it is weaker than the card's own.
-                if (!j.candidate.replaced.empty()) {
-                    for (const auto &r : j.candidate.replaced) judged.push_back(judge(r));
-                    continue;
-                }
-                if (!j.framing) continue;
-                const auto refined = refinedOutline(small, j.candidate.quad, 0.01 * std::max(small.cols, small.rows));
-                if (!refined) continue;
-                outlined = outlineScoreSeeingPast(views, *refined);
-                if (!outlinedEnough()) continue;
-                j.candidate = Candidate{*refined, std::max(j.candidate.score, outlineScore(views, *refined)), std::abs(signedArea(*refined))};
-            }
-            // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
-            // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
-            // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
-            // blurred to find), or is pale marked stock crisply outlined all round (a card whose small print a shaken
-            // camera blurred past finding lines in it).
-            if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9)) continue;
-            // Nor is a speck a fiftieth of the main document's size without clear print, or darker than the surface
-            // round it, whatever lines its mottling makes (grains of granite, a cluster of dark ones beside a card).
-            if (j.candidate.area < 0.02 * judged[main].candidate.area && (j.lines < 0.2 || step < 0)) continue;
-            // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
-            // both be outlines) is part of it, not another document.
-            const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                return overlapArea(d.quad, j.candidate.quad) > 0.15 * std::min(d.area, j.candidate.area);
-            });
-            if (overlapsTaken) continue;
-            // One document cut in two along a line across it is put back together. The two outlines meet within a
-            // hundredth of the working image's longer side: a shadow's soft edge leaves a seam a few pixels wide
-            // between the lit piece and the shaded one.
-            bool joined = false;
-            for (auto &d : documents) {
-                const double tolerance = 0.01 * std::max(small.cols, small.rows);
-                if (const auto whole = joinedAlongSharedSide(d.quad, j.candidate.quad, tolerance)) {
-                    d = Candidate{*whole, std::min(d.score, j.candidate.score), std::abs(signedArea(*whole))};
-                    joined = true;
-                    break;
-                }
-            }
-            if (!joined) documents.push_back(j.candidate);
-        }
-        // A pale card on a pale desk beside the documents found steps from the desk by a few levels only, along the
-        // sides its shadow does not darken, and its outline falls just short of the bar (0.45 to 0.5). It is a
-        // document all the same when what it holds is one: clear lines of print (0.4, where a card's few lines make
-        // 0.3 and more and a patch of desk near none) on smooth stock, within a rectangle's corners (none under 70
-        // degrees, as ``squarePalePaper`` asks), apart from every outline already taken or chosen.
-        if (!documents.empty()) {
-            std::vector<Candidate> faint;
-            std::copy_if(allCandidates.begin(), allCandidates.end(), std::back_inserter(faint), [&](const Candidate &c) {
-                return c.score >= options->min_confidence - 0.05 && c.score < options->min_confidence;
-            });
-            std::sort(faint.begin(), faint.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
-            for (const auto &c : faint) {
-                const auto overlaps = [&](const Candidate &d) {
-                    return overlapArea(d.quad, c.quad) > 0.15 * std::min(d.area, c.area);
-                };
-                if (std::any_of(documents.begin(), documents.end(), overlaps) ||
-                    std::any_of(chosen.begin(), chosen.end(), overlaps) || smallestAngle(c.quad) < 70)
-                    continue;
-                const cv::Mat region = rectifiedRegion(color, c.quad, factor);
-                if (surfaceRoughness(region) > 1 || docscan::textLineStrength(region) < 0.4) continue;
-                documents.push_back(c);
-            }
-        }
-        // Two documents that together fill nine tenths of one well-supported outline, each lying wholly inside it,
-        // are its parts: the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the
-        // fold; a receipt that a phone's shadow cut into a lit and a shadowed part (and a strip too thin to count).
-        // Six tenths are enough when the outline is crisp all round but for what lies across its edge and each piece
-        // reaches it with three of its corners (a card that a hand's shadow cut into two pieces, the band of shade
-        // between them and a thumb over its end in neither); two documents inside a patch of the desk do not.
-        for (bool merged = true; merged;) {
-            merged = false;
-            for (size_t a = 0; a < documents.size() && !merged; ++a) {
-                for (size_t b = a + 1; b < documents.size() && !merged; ++b) {
-                    const Candidate &first = documents[a], &second = documents[b];
-                    const double together = first.area + second.area - overlapArea(first.quad, second.quad);
-                    std::optional<Candidate> whole;
-                    for (const auto &c : allCandidates) {
-                        if (together < 0.6 * c.area || together > 1.1 * c.area) continue;
-                        if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
-                            overlapArea(c.quad, second.quad) < 0.95 * second.area)
-                            continue;
-                        double score = c.score;
-                        if (together < 0.9 * c.area) {
-                            const double reach = 0.03 * std::sqrt(c.area);
-                            if (cornersOnOutline(first.quad, c.quad, reach) < 3 || cornersOnOutline(second.quad, c.quad, reach) < 3) continue;
-                            score = std::max(score, outlineScoreSeeingPast(views, c.quad));
-                            if (score < 0.9) continue;
-                        } else if (score < 0.75) {
-                            continue;
-                        }
-                        if (!whole || score > whole->score) whole = Candidate{c.quad, score, c.area};
+            // An outline that replaced others but holds no document (a patch of carpet round two cards, outlined by its
+            // mottling) gives them back when any of them, or of those they replaced, is one.
+            std::function<void(const Candidate &, std::vector<Judged> &)> judgeInto = [&](const Candidate &candidate,
+                                                                                       std::vector<Judged> &out) {
+                Judged verdict = judge(candidate);
+                if (!verdict.plausible && !candidate.replaced.empty()) {
+                    std::vector<Judged> given;
+                    for (const auto &r : candidate.replaced) judgeInto(r, given);
+                    if (std::any_of(given.begin(), given.end(), [](const Judged &g) { return g.plausible; })) {
+                        out.insert(out.end(), given.begin(), given.end());
+                        return;
                     }
-                    if (!whole) continue;
-                    documents[a] = *whole;
-                    documents.erase(documents.begin() + static_cast<ptrdiff_t>(b));
-                    merged = true;
+                }
+                out.push_back(std::move(verdict));
+            };
+            std::vector<Judged> judged;
+            for (const auto &candidate : chosen) judgeInto(candidate, judged);
+            // A frame that holds print on smooth stock replaces the shapes inside it.
+            for (const auto &frame : frames) {
+                const cv::Mat region = rectifiedRegion(color, frame.quad, factor);
+                const double lines = docscan::textLineStrength(region), roughness = surfaceRoughness(region);
+                const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
+                if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
+                if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
+                        // (Unless a well outlined frame holds a shadow's outline across its paper.)
+                        return inside(j) && j.plausible && j.candidate.area * 4 >= frame.area &&
+                               !(frame.score >= 0.8 && stripIsLitPaper(lab, frame.quad, j.candidate.quad));
+                    }))
+                    continue;
+                // Nor does a shadow that a document lies in, or a book's grey rim.
+                if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
+                        return inside(j) && isShadowAround(lab, detail, frame.quad, j.candidate.quad);
+                    }))
+                    continue;
+                // Less print is enough when what the frame holds is a mere speck of it (a word or a logo on a card whose
+                // print a thumb hides).
+                const double held = std::accumulate(judged.begin(), judged.end(), 0.0, [&](double sum, const Judged &j) {
+                    return inside(j) && j.plausible ? sum + j.candidate.area : sum;
+                });
+                const double enoughPrint = held < 0.1 * frame.area ? 0.1 : 0.25;
+                if (lines < enoughPrint || roughness > 5) continue;
+                judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
+                judged.push_back({frame, lines, roughness, markShare(region), true, true});
+            }
+            // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
+            // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
+            // rough while a smooth plausible rival exists.
+            const double smoothest = std::accumulate(judged.begin(), judged.end(), 1e9, [](double m, const Judged &j) {
+                return j.plausible ? std::min(m, j.roughness) : m;
+            });
+            size_t main = 0;
+            for (size_t k = 1; k < judged.size(); ++k) {
+                const auto better = [&](const Judged &a, const Judged &b) {  // a preferred to b as the main document
+                    const bool aRough = a.roughness > 7 && smoothest <= 3, bRough = b.roughness > 7 && smoothest <= 3;
+                    if (a.plausible != b.plausible) return a.plausible;
+                    if (aRough != bRough) return !aRough;
+                    return a.candidate.area > b.candidate.area;
+                };
+                if (better(judged[k], judged[main])) main = k;
+            }
+            // Further outlines must be plausible, not clearly rougher than the main document, not one cell of a repeating
+            // pattern without print (the squares of a gingham cloth, tiles), and either crisply outlined all round or
+            // printed on.
+            std::vector<Quad> printed;
+            for (const auto &j : judged)
+                if (j.lines >= 0.3) printed.push_back(j.candidate.quad);
+            std::vector<Candidate> documents{judged.empty() ? Candidate{} : judged[main].candidate};
+            if (judged.empty()) documents.clear();
+            for (size_t k = 0; k < judged.size(); ++k) {
+                if (k == main) continue;
+                Judged j = judged[k];
+                if (!j.plausible || j.roughness > std::max(3.0, 1.5 * judged[main].roughness)) continue;
+                if (j.lines < 0.3 && repeats(j.candidate, candidates, printed)) continue;
+                // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
+                // shadow over one side).
+                const double step = lightnessStep(lab, j.candidate.quad);
+                const bool printedPaper = j.lines >= 0.3 && step >= 80;
+                // Smooth, marked stock clearly lighter than the surface (by at least 40 levels on average, to which a
+                // shadow across it or a mid-grey desk can cut the step) is paper even where its print is too faint or too
+                // small to show as lines (a faded receipt under a thumb, a card with a shadow across it).
+                const bool palePaper = step >= 40 && j.roughness <= 3 && j.marks >= 0.03;
+                // A thumb or a pen over an edge hides it without making the region any less of a document.
+                double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
+                // Paper that barely steps from the desk (a pale desk), smooth, with a card's share of marks, and outlined
+                // nearly all round, is paper too, with weak lines of print (it still needs some: see below).
+                const bool faintlySteppingCard = step > 0 && j.roughness <= 1 && j.marks >= 0.03 && j.marks <= 0.3 && outlined >= 0.85;
+                // Pale stock with a rectangle's corners (none under 70 degrees, however tilted the camera) needs less
+                // too: a thumb over a whole side of a card hides a quarter of its outline. A cell of a checked cloth, cut
+                // off by a document lying across it, has a corner too sharp for that.
+                const bool squarePalePaper = palePaper && smallestAngle(j.candidate.quad) >= 70;
+                // So do clear lines of print (0.4, where a patch of plain desk makes near none) on smooth stock lighter
+                // than the desk round it (by 5 levels: a patch of wood, whose grain makes lines, or a shadow on it is
+                // not), in an outline that a camera sees a rectangle as (its corners within 5 degrees of square,
+                // ``rectangleCornerAngle``): a pale card on a pale desk, lighter by a few levels only along its edges.
+                const bool printedCard = j.lines >= 0.4 && j.roughness <= 2 && step >= 5 &&
+                                         rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
+                const double outlineNeeded = printedPaper ? 0.55 : printedCard ? 0.6 : squarePalePaper ? 0.65 : 0.75;
+                const auto outlinedEnough = [&] {
+                    return outlined >= outlineNeeded && (outlined >= 0.9 || j.lines >= 0.2 || palePaper || faintlySteppingCard);
+                };
+                // A frame's outline that falls short may be a few pixels off along a side whose edge something over it
+                // pulled away (a thumb across a card's end, which also weakened the outline so that it was kept as a
+                // frame): its sides are moved onto the edges they run beside, and the outline judged again.
+                if (!outlinedEnough()) {
+                    // An outline that replaced others and falls short gives them back to be judged in its place: a
+                    // dark card's outline that took in the shadow beside it is weaker than the card's own.
+                    if (!j.candidate.replaced.empty()) {
+                        for (const auto &r : j.candidate.replaced) judged.push_back(judge(r));
+                        continue;
+                    }
+                    if (!j.framing) continue;
+                    const auto refined = refinedOutline(small, j.candidate.quad, 0.01 * std::max(small.cols, small.rows));
+                    if (!refined) continue;
+                    outlined = outlineScoreSeeingPast(views, *refined);
+                    if (!outlinedEnough()) continue;
+                    j.candidate = Candidate{*refined, std::max(j.candidate.score, outlineScore(views, *refined)), std::abs(signedArea(*refined))};
+                }
+                // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
+                // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
+                // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
+                // blurred to find), or is pale marked stock crisply outlined all round (a card whose small print a shaken
+                // camera blurred past finding lines in it).
+                if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9)) continue;
+                // Nor is a speck a fiftieth of the main document's size without clear print, or darker than the surface
+                // round it, whatever lines its mottling makes (grains of granite, a cluster of dark ones beside a card).
+                if (j.candidate.area < 0.02 * judged[main].candidate.area && (j.lines < 0.2 || step < 0)) continue;
+                // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
+                // both be outlines) is part of it, not another document.
+                const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                    return overlapArea(d.quad, j.candidate.quad) > 0.15 * std::min(d.area, j.candidate.area);
+                });
+                if (overlapsTaken) continue;
+                // One document cut in two along a line across it is put back together. The two outlines meet within a
+                // hundredth of the working image's longer side: a shadow's soft edge leaves a seam a few pixels wide
+                // between the lit piece and the shaded one.
+                bool joined = false;
+                for (auto &d : documents) {
+                    const double tolerance = 0.01 * std::max(small.cols, small.rows);
+                    if (const auto whole = joinedAlongSharedSide(d.quad, j.candidate.quad, tolerance)) {
+                        d = Candidate{*whole, std::min(d.score, j.candidate.score), std::abs(signedArea(*whole))};
+                        joined = true;
+                        break;
+                    }
+                }
+                if (!joined) documents.push_back(j.candidate);
+            }
+            // A pale card on a pale desk beside the documents found steps from the desk by a few levels only, along the
+            // sides its shadow does not darken, and its outline falls just short of the bar (0.45 to 0.5). It is a
+            // document all the same when what it holds is one: clear lines of print (0.4, where a card's few lines make
+            // 0.3 and more and a patch of desk near none) on smooth stock, within a rectangle's corners (none under 70
+            // degrees, as ``squarePalePaper`` asks), apart from every outline already taken or chosen.
+            if (!documents.empty()) {
+                std::vector<Candidate> faint;
+                std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(faint), [&](const Candidate &c) {
+                    return c.score >= options->min_confidence - 0.05 && c.score < options->min_confidence;
+                });
+                std::sort(faint.begin(), faint.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+                for (const auto &c : faint) {
+                    const auto overlaps = [&](const Candidate &d) {
+                        return overlapArea(d.quad, c.quad) > 0.15 * std::min(d.area, c.area);
+                    };
+                    if (std::any_of(documents.begin(), documents.end(), overlaps) ||
+                        std::any_of(chosen.begin(), chosen.end(), overlaps) || smallestAngle(c.quad) < 70)
+                        continue;
+                    const cv::Mat region = rectifiedRegion(color, c.quad, factor);
+                    if (surfaceRoughness(region) > 1 || docscan::textLineStrength(region) < 0.4) continue;
+                    documents.push_back(c);
                 }
             }
-        }
-        // A speck at the photo's edge, a twentieth of the main document's size, that is no piece of another (put
-        // back together with it above) and neither lighter nor darker than what surrounds it, whatever lines its
-        // mottling makes, is a patch of the surface (of carpet, cut off by the frame): a document that small stands
-        // out from the desk it lies on.
-        if (!documents.empty()) {
-            const double mainArea = documents.front().area;
-            const double margin = 0.03 * std::max(lab.cols, lab.rows);
-            const auto atEdge = [&](const Quad &quad) {
-                return std::any_of(quad.begin(), quad.end(), [&](const cv::Point2d &p) {
-                    return p.x < margin || p.y < margin || p.x > lab.cols - 1 - margin || p.y > lab.rows - 1 - margin;
-                });
-            };
-            documents.erase(std::remove_if(documents.begin() + 1, documents.end(), [&](const Candidate &d) {
-                return d.area < 0.05 * mainArea && atEdge(d.quad) && std::abs(lightnessStep(lab, d.quad)) < 15;
-            }), documents.end());
-        }
-        // A document that fills six tenths or more of a larger outline and reaches it with three corners or more is
-        // a piece of it when that outline is crisp all round (but for what lies across its edge) and clearly crisper
-        // than the piece's own: a shadow's or a thumb's slanting edge cut the rest off, and the rest, which no camera
-        // sees as a rectangle, scored too low to be a document and be put back with it as above.
-        for (size_t k = 0; k < documents.size(); ++k) {
-            Candidate &piece = documents[k];
-            const double pieceScore = outlineScoreSeeingPast(views, piece.quad);
-            std::optional<Candidate> whole;
-            for (const auto &c : allCandidates) {
-                if (c.area <= 1.05 * piece.area || piece.area < 0.6 * c.area) continue;
-                if (overlapArea(c.quad, piece.quad) < 0.95 * piece.area) continue;
-                if (cornersOnOutline(piece.quad, c.quad, 0.03 * std::sqrt(c.area)) < 3) continue;
-                // Not when what it adds is the desk, or a shadow on it (as ``select`` judges twins and frames).
-                if (stripIsDesk(lab, c.quad, piece.quad) || isShadowAround(lab, detail, c.quad, piece.quad)) continue;
-                const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                    return &d != &piece && overlapArea(c.quad, d.quad) > 0.15 * std::min(c.area, d.area);
-                });
-                if (!clearOfOthers) continue;
-                const double score = outlineScoreSeeingPast(views, c.quad);
-                if (score >= std::max(0.9, pieceScore + 0.1) && (!whole || score > whole->score))
-                    whole = Candidate{c.quad, score, c.area};
+            // Two documents that together fill nine tenths of one well-supported outline, each lying wholly inside it,
+            // are its parts: the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the
+            // fold; a receipt that a phone's shadow cut into a lit and a shadowed part (and a strip too thin to count).
+            // Six tenths are enough when the outline is crisp all round but for what lies across its edge and each piece
+            // reaches it with three of its corners (a card that a hand's shadow cut into two pieces, the band of shade
+            // between them and a thumb over its end in neither); two documents inside a patch of the desk do not.
+            for (bool merged = true; merged;) {
+                merged = false;
+                for (size_t a = 0; a < documents.size() && !merged; ++a) {
+                    for (size_t b = a + 1; b < documents.size() && !merged; ++b) {
+                        const Candidate &first = documents[a], &second = documents[b];
+                        const double together = first.area + second.area - overlapArea(first.quad, second.quad);
+                        std::optional<Candidate> whole;
+                        for (const auto &c : candidates) {
+                            if (together < 0.6 * c.area || together > 1.1 * c.area) continue;
+                            if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
+                                overlapArea(c.quad, second.quad) < 0.95 * second.area)
+                                continue;
+                            double score = c.score;
+                            if (together < 0.9 * c.area) {
+                                const double reach = 0.03 * std::sqrt(c.area);
+                                if (cornersOnOutline(first.quad, c.quad, reach) < 3 || cornersOnOutline(second.quad, c.quad, reach) < 3) continue;
+                                score = std::max(score, outlineScoreSeeingPast(views, c.quad));
+                                if (score < 0.9) continue;
+                            } else if (score < 0.75) {
+                                continue;
+                            }
+                            if (!whole || score > whole->score) whole = Candidate{c.quad, score, c.area};
+                        }
+                        if (!whole) continue;
+                        documents[a] = *whole;
+                        documents.erase(documents.begin() + static_cast<ptrdiff_t>(b));
+                        merged = true;
+                    }
+                }
             }
-            if (whole) piece = *whole;
+            // A speck at the photo's edge, a twentieth of the main document's size, that is no piece of another (put
+            // back together with it above) and neither lighter nor darker than what surrounds it, whatever lines its
+            // mottling makes, is a patch of the surface (of carpet, cut off by the frame): a document that small stands
+            // out from the desk it lies on.
+            if (!documents.empty()) {
+                const double mainArea = documents.front().area;
+                const double margin = 0.03 * std::max(lab.cols, lab.rows);
+                const auto atEdge = [&](const Quad &quad) {
+                    return std::any_of(quad.begin(), quad.end(), [&](const cv::Point2d &p) {
+                        return p.x < margin || p.y < margin || p.x > lab.cols - 1 - margin || p.y > lab.rows - 1 - margin;
+                    });
+                };
+                documents.erase(std::remove_if(documents.begin() + 1, documents.end(), [&](const Candidate &d) {
+                    return d.area < 0.05 * mainArea && atEdge(d.quad) && std::abs(lightnessStep(lab, d.quad)) < 15;
+                }), documents.end());
+            }
+            // A document that fills six tenths or more of a larger outline and reaches it with three corners or more is
+            // a piece of it when that outline is crisp all round (but for what lies across its edge) and clearly crisper
+            // than the piece's own: a shadow's or a thumb's slanting edge cut the rest off, and the rest, which no camera
+            // sees as a rectangle, scored too low to be a document and be put back with it as above.
+            for (size_t k = 0; k < documents.size(); ++k) {
+                Candidate &piece = documents[k];
+                const double pieceScore = outlineScoreSeeingPast(views, piece.quad);
+                std::optional<Candidate> whole;
+                for (const auto &c : candidates) {
+                    if (c.area <= 1.05 * piece.area || piece.area < 0.6 * c.area) continue;
+                    if (overlapArea(c.quad, piece.quad) < 0.95 * piece.area) continue;
+                    if (cornersOnOutline(piece.quad, c.quad, 0.03 * std::sqrt(c.area)) < 3) continue;
+                    // Not when what it adds is the desk, or a shadow on it (as ``select`` judges twins and frames).
+                    if (stripIsDesk(lab, c.quad, piece.quad) || isShadowAround(lab, detail, c.quad, piece.quad)) continue;
+                    const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                        return &d != &piece && overlapArea(c.quad, d.quad) > 0.15 * std::min(c.area, d.area);
+                    });
+                    if (!clearOfOthers) continue;
+                    const double score = outlineScoreSeeingPast(views, c.quad);
+                    if (score >= std::max(0.9, pieceScore + 0.1) && (!whole || score > whole->score))
+                        whole = Candidate{c.quad, score, c.area};
+                }
+                if (whole) piece = *whole;
+            }
+            return Found{documents, chosen};
+        };
+        const Found first = documentsAmong(allCandidates);
+        auto documents = first.documents;
+        // An outline chosen and then found to hold no document (a phone's shadow on the desk beside a book, whose
+        // end reaches over a page and so holds some print) may have kept a larger outline that it overlaps from being
+        // chosen: the whole spread whose page it reaches. The choice is made again without it (and its near twins),
+        // and kept when it covers every document found the first time and more of the photo.
+        std::vector<Candidate> dropped;
+        for (const auto &c : first.chosen)
+            if (std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                    return overlapArea(d.quad, c.quad) >= 0.5 * c.area;
+                }))
+                dropped.push_back(c);
+        if (!dropped.empty() && !documents.empty()) {
+            std::vector<Candidate> remaining;
+            std::copy_if(allCandidates.begin(), allCandidates.end(), std::back_inserter(remaining), [&](const Candidate &c) {
+                return std::none_of(dropped.begin(), dropped.end(), [&](const Candidate &d) {
+                    return overlapArea(d.quad, c.quad) >= 0.8 * std::max(d.area, c.area);
+                });
+            });
+            auto again = documentsAmong(remaining).documents;
+            const auto area = [](const std::vector<Candidate> &found) {
+                return std::accumulate(found.begin(), found.end(), 0.0, [](double sum, const Candidate &c) { return sum + c.area; });
+            };
+            // Each document found the first time is kept, or taken into a larger outline that adds no desk round
+            // it (the lit or shaded desk of ``select``'s judgement): a book round one of its pages, not a patch of
+            // the cloth round a book.
+            const bool coversEvery = std::all_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                return std::any_of(again.begin(), again.end(), [&](const Candidate &a) {
+                    return overlapArea(a.quad, d.quad) >= 0.85 * d.area &&
+                           (a.area <= 1.1 * d.area ||
+                            (!stripIsDesk(lab, a.quad, d.quad) && !isShadowAround(lab, detail, a.quad, d.quad)));
+                });
+            });
+            if (coversEvery && area(again) > 1.05 * area(documents)) documents = std::move(again);
         }
         const int n = std::min<int>(capacity, static_cast<int>(documents.size()));
         for (int k = 0; k < n; ++k) {
