@@ -163,5 +163,8 @@ struct GeometryTests {
         #expect(abs(linear.stroke - 135) <= 1, "bilinear: \(linear.stroke)")
         #expect(cubic.stroke + 10 <= linear.stroke, "darkest stroke pixel: cubic \(cubic.stroke), linear \(linear.stroke)")
         #expect(linear.paper >= 229 && cubic.paper >= 229, "paper: linear \(linear.paper), cubic \(cubic.paper)")
+        // The scanner samples small pages (an A4 page at 150 dpi) cubically, large ones (at 200 dpi) bilinearly.
+        #expect(DocumentScanner.sampling(forPageWidth: 1240, height: 1754) == .cubic)
+        #expect(DocumentScanner.sampling(forPageWidth: 1654, height: 2339) == .linear)
     }
 }

@@ -292,7 +292,7 @@ struct TesseractTests {
     }
 
     @Test(
-        "a photo smeared by camera shake reads far better with a long shake removed, and no worse with a mild one",
+        "a photo smeared by camera shake reads far better with the shake removed, and a mild shake removed costs nothing",
         arguments: ["Calibration/corpus/form-04", "Calibration/corpus/prose-01", "Tests/DocScanTests/Fixtures/page-with-long-shake"])
     func shakenPhotos(name: String) async throws {
         let photo = SamplePage.root.appendingPathComponent("\(name).jpg")
@@ -305,14 +305,14 @@ struct TesseractTests {
             let read = try await SamplePage.accurate.recognize(try page.recognitionInput(), request: RecognitionRequest())
             cer.append(TextErrorRate.characters(read.text, truth: truth).rate)
         }
-        // Measured with pages sampled cubically: the long shake 2.4% against 10.0% with the shake left in. The two
-        // corpus photos' shakes are milder: form-04 reads at 4.9% against 4.1%, prose-01 at 0.8% against 1.2%. (With
-        // bilinear sampling this test recorded 8.6% against 46.7% and 1.0% against 22.0%: the sampling's blur on top
-        // of the shake's left Tesseract little to read.) A mild shake removed must not cost more than a point.
-        if name.hasSuffix("long-shake") {
-            #expect(cer[0] < 0.12 && cer[0] * 3 < cer[1], "CER with the shake removed \(cer[0]), left in \(cer[1])")
-        } else {
+        // Measured: the long shake 2.4% against 10.0% with the shake left in; prose-01 (12 MP, its page sampled
+        // bilinearly) 0.8% against 3.1%. form-04 (2 MP, its page sampled cubically) reads at 4.9% against 4.1%: its
+        // shake, 2.9 px, is mild enough that the sharper sampling leaves Tesseract as much to read either way (with
+        // bilinear sampling this test recorded 8.6% against 46.7%). A mild shake removed must cost no more than a point.
+        if name.hasSuffix("form-04") {
             #expect(cer[0] < 0.08 && cer[0] < cer[1] + 0.01, "CER with the shake removed \(cer[0]), left in \(cer[1])")
+        } else {
+            #expect(cer[0] < 0.12 && cer[0] * 3 < cer[1], "CER with the shake removed \(cer[0]), left in \(cer[1])")
         }
     }
 

@@ -42,7 +42,9 @@ struct Bench: AsyncParsableCommand {
         guard let toPage = PerspectiveCorrector.homography(from: quad, width: size.width, height: size.height) else {
             throw ValidationError("degenerate outline")
         }
-        let page = try loaded.image.warped(by: toPage, width: size.width, height: size.height)
+        // Sampled as the scanner samples a page of this size.
+        let sampling = DocumentScanner.sampling(forPageWidth: size.width, height: size.height)
+        let page = try loaded.image.warped(by: toPage, width: size.width, height: size.height, sampling: sampling)
         let preview = try page.fitting(longSide: 1000)
         let scanner = DocumentScanner()
         let shake = MotionBlurCorrector()
@@ -57,7 +59,9 @@ struct Bench: AsyncParsableCommand {
             ("detect", { _ = try detector.detect(in: loaded.image) }),
             ("deblur: measure", { _ = try shake.shake(in: loaded.image, documents: outlines) }),
             ("deblur: remove (if shaken)", { _ = try shake.removing(measured, from: loaded.image, region: region) }),
-            ("warp", { _ = try loaded.image.warped(by: toPage, width: size.width, height: size.height) }),
+            ("warp", {
+                _ = try loaded.image.warped(by: toPage, width: size.width, height: size.height, sampling: sampling)
+            }),
             ("light", { _ = try IlluminationCorrector().correct(page) }),
             ("deskew", { _ = try TextLayoutAnalyzer().analyze(preview) }),
             ("split", { _ = try SpreadSplitter().findGutter(in: preview) }),
