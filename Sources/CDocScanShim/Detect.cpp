@@ -721,6 +721,12 @@ constexpr double otherChroma = 10;
 
 Quad grown(const Quad &quad, double distance);
 
+/// A quantile of a 16-bit map over the band just outside an outline (2 to 14 working pixels out): the surface the
+/// outline lies on; nothing when the band is too thin to judge.
+std::optional<double> quantileJustOutside(const cv::Mat &map, const Quad &outline, double quantile) {
+    return ringQuantile(map, grown(outline, 14), grown(outline, 2), quantile);
+}
+
 /// The lightness (Lab L) that a share `quantile` of the pixels of `lab` under `mask` stay below.
 double lightnessQuantile(const cv::Mat &lab, const cv::Mat &mask, double quantile) {
     std::vector<float> lightness;
@@ -815,7 +821,7 @@ bool stripIsLitPaper(const cv::Mat &lab, const Quad &larger, const Quad &smaller
 /// detail to be judged (a book's rim) is too thin to hold print; false when the colours or the band outside cannot be
 /// judged.
 bool isShadowAround(const cv::Mat &lab, const cv::Mat &detail, const Quad &outer, const Quad &inner) {
-    const auto deskDetail = ringQuantile(detail, grown(outer, 14), grown(outer, 2), 0.9);
+    const auto deskDetail = quantileJustOutside(detail, outer, 0.9);
     const auto stripDetail = ringQuantile(detail, outer, inner, 0.9);
     if (!deskDetail || *deskDetail > 4 * plainSurface || (stripDetail && *stripDetail > 1.5 * *deskDetail + 8)) return false;
     const auto colours = stripColours(lab, outer, inner);
@@ -869,7 +875,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 if (views.texture.empty()) return false;
                 const auto strip = ringQuantile(views.texture, candidate.quad, chosen[i].quad, 0.5);
                 if (strip.value_or(0) <= views.smoothBelow) return false;
-                const auto beyond = ringQuantile(views.texture, grown(candidate.quad, 14), grown(candidate.quad, 2), 0.5);
+                const auto beyond = quantileJustOutside(views.texture, candidate.quad, 0.5);
                 return !beyond || *strip >= 0.5 * *beyond;
             };
             // Of two near twins (within a tenth of each other's area, the smaller nearly all inside the larger, and
