@@ -80,14 +80,17 @@ struct PageReader {
             scale = min(1, Self.minimumTextPixels / minimumPixels)
             mapping.append("text under \(Int(minimumPixels.rounded())) px skipped")
         } else if let glyphHeight = glyphs?.typicalHeight {
-            scale = Self.scale(forGlyphHeight: glyphHeight, level: level)
+            scale = Self.withinPixelBudget(
+                Self.scale(forGlyphHeight: glyphHeight, level: level), width: page.width, height: page.height)
         }
         let prepared = (ContinuousClock.now - started).milliseconds
         var result = try read(page, gray: gray, glyphs: glyphs, scale: scale, mapping: mapping)
         result.provenance.timingsMilliseconds["prepare", default: 0] += prepared
         if monitor.stopped == nil,
-            let factor = Self.enlargementWhenNothingRead(
-                result.blocks, glyphHeight: glyphs?.typicalHeight, scale: scale, level: level)
+            let wanted = Self.enlargementWhenNothingRead(
+                result.blocks, glyphHeight: glyphs?.typicalHeight, scale: scale, level: level),
+            case let factor = Self.withinPixelBudget(wanted, width: page.width, height: page.height),
+            factor >= Self.leastWorthwhileEnlargement
         {
             // Print a little over the small print threshold can read as nothing at all under the fast model (a dark
             // card's 8 px light print): the page is read again enlarged like smaller print, and kept if it reads as
@@ -166,7 +169,8 @@ struct PageReader {
             // Trials read the page with characters about 16 pixels tall (small print enlarged up to 3 times),
             // enough to tell sense from nonsense; a page that is still large is cut to its middle third. A turn
             // must read clearly better to win; the winner is read again in full.
-            let trialScale = glyphHeight.map { min(3, 16 / ($0 * scale)) } ?? 1
+            let trialScale = Self.withinPixelBudget(
+                glyphHeight.map { min(3, 16 / ($0 * scale)) } ?? 1, width: pixels.width, height: pixels.height)
             var trial = pixels.scaled(by: trialScale)
             if trial.width * trial.height > 1_200_000 {
                 trial = trial.cropped(x: 0, y: trial.height / 3, width: trial.width, height: trial.height / 3)
@@ -381,6 +385,23 @@ struct PageReader {
     /// The character height (pixels) small print is enlarged to for `accurate`'s extra reading.
     static let enlargedGlyphHeight = 24.0
 
+    /// The most pixels an enlarged reading of a page may hold (12 MP, an A4 page at about 350 dpi). Enlarging small
+    /// print three times multiplies the pixels Tesseract reads by nine: on a page that is already large (an outline
+    /// that took in a stretch of wood grain, whose specks pass for 5 px print, cut from a 12 MP photo at 3015 × 3186)
+    /// that made 86 MP readings, two of them, for 80 s and 500 MB, to keep none of them.
+    static let maximumEnlargedPixels = 12_000_000.0
+
+    /// An extra reading enlarged by less than this (held down by ``maximumEnlargedPixels``) is not worth its time.
+    static let leastWorthwhileEnlargement = 1.25
+
+    /// `factor` lowered so that a page of `width` × `height` pixels enlarged by it holds at most
+    /// ``maximumEnlargedPixels``; never below 1 (a large page is not shrunk for this), and a factor of 1 or less is
+    /// returned as it is.
+    static func withinPixelBudget(_ factor: Double, width: Int, height: Int) -> Double {
+        guard factor > 1, width > 0, height > 0 else { return factor }
+        return max(1, min(factor, (maximumEnlargedPixels / (Double(width) * Double(height))).squareRoot()))
+    }
+
     /// The factor (at most 3) that enlarges characters `glyphHeight` pixels tall to about ``enlargedGlyphHeight``, or
     /// nil when they are not small (over seven tenths of it) or their height is unknown.
     static func enlargement(forGlyphHeight glyphHeight: Double?) -> Double? {
@@ -415,7 +436,10 @@ struct PageReader {
             ("as one block of text", 1, .asItIs, PSM_SINGLE_BLOCK),
             ("with faint print darkened, as one block", 1, .faintPrintDarkened, PSM_SINGLE_BLOCK),
         ]
-        if let factor = Self.enlargement(forGlyphHeight: glyphHeight) {
+        if let wanted = Self.enlargement(forGlyphHeight: glyphHeight),
+            case let factor = Self.withinPixelBudget(wanted, width: pixels.width, height: pixels.height),
+            factor >= Self.leastWorthwhileEnlargement
+        {
             let percent = Int((factor * 100).rounded())
             renderings += [
                 ("enlarged to \(percent)%", factor, .asItIs, PSM_AUTO),
@@ -470,7 +494,8 @@ struct PageReader {
     ) throws(RecognitionError) -> [RecognizedBlock] {
         guard let glyphHeight, glyphHeight > 0, let erased = DrawnLineEraser(glyphHeight: glyphHeight).erasing(in: pixels)
         else { return blocks }
-        let factor = Self.enlargement(forGlyphHeight: glyphHeight) ?? 1
+        let factor = Self.withinPixelBudget(
+            Self.enlargement(forGlyphHeight: glyphHeight) ?? 1, width: pixels.width, height: pixels.height)
         let scaledRegion = region.map { Self.scaled($0, by: factor) }
         let again = Self.withoutEdgeNoise(
             Self.scaleBoxes(

@@ -73,6 +73,20 @@ struct ReadingChoiceTests {
         #expect(PageReader.scale(forGlyphHeight: 6, level: .accurate) == 1)
     }
 
+    @Test("An enlarged reading holds at most 12 MP; a large page is never shrunk for it, nor a shrinking factor changed")
+    func enlargementBudget() {
+        // A receipt of 1 MP keeps its threefold enlargement (9 MP).
+        #expect(PageReader.withinPixelBudget(3, width: 500, height: 2000) == 3)
+        // A 3 MP page may grow twice: 2 × 2 × 3 MP = 12 MP.
+        #expect(abs(PageReader.withinPixelBudget(3, width: 1500, height: 2000) - 2) < 1e-9)
+        // Seed 77000 card-06's outline, which took in a stretch of wood grain: 9.6 MP, enlarged by 1.12 at most, too
+        // little to be worth an extra reading.
+        let woodGrain = PageReader.withinPixelBudget(3, width: 3015, height: 3186)
+        #expect(woodGrain > 1 && woodGrain < PageReader.leastWorthwhileEnlargement)
+        #expect(PageReader.withinPixelBudget(3, width: 4000, height: 5000) == 1)  // over the budget already: as it is
+        #expect(PageReader.withinPixelBudget(0.5, width: 4000, height: 5000) == 0.5)  // shrinking: untouched
+    }
+
     @Test("fast reads print under 20 px that it read as nothing again, enlarged to 16 px or by half; no other reading")
     func enlargedWhenNothingRead() {
         // Seed 71000 multi-04: a dark card's light print, 8 px tall, read as nothing at all (100% CER); enlarged
