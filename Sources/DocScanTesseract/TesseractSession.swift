@@ -171,25 +171,36 @@ struct PageReader {
             // must read clearly better to win; the winner is read again in full.
             let trialScale = Self.withinPixelBudget(
                 glyphHeight.map { min(3, 16 / ($0 * scale)) } ?? 1, width: pixels.width, height: pixels.height)
-            var trial = pixels.scaled(by: trialScale)
-            if trial.width * trial.height > 1_200_000 {
-                trial = trial.cropped(x: 0, y: trial.height / 3, width: trial.width, height: trial.height / 3)
-            }
-            let first = try run(trial, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
-            var best = (turns: 0, blocks: first)
-            for turns in Self.turnsToTry(blocks) {
-                try monitor.check()
-                let turned = trial.rotated(quarterTurns: turns)
-                let other = try run(
-                    turned, resolution: resolution.map { $0 * trialScale }, region: nil, mode: PSM_AUTO, choices: false)
-                if Self.turnedReadingWins(other, over: best.blocks) { best = (turns, other) }
-            }
-            if best.turns != 0 {
-                upright.pixels = pixels.rotated(quarterTurns: best.turns)
-                upright.region = region.map {
-                    $0.turned(quarterTurns: best.turns, inWidth: Double(pixels.width), height: Double(pixels.height))
+            let whole = pixels.scaled(by: trialScale)
+            let isCut = whole.width * whole.height > 1_200_000
+            let trial = isCut ? whole.cropped(x: 0, y: whole.height / 3, width: whole.width, height: whole.height / 3) : whole
+            func bestTurn(of trial: GrayPixels, factor: Double) throws(RecognitionError) -> Int {
+                let first = try run(trial, resolution: resolution.map { $0 * factor }, region: nil, mode: PSM_AUTO, choices: false)
+                var best = (turns: 0, blocks: first)
+                for quarterTurns in Self.turnsToTry(blocks) {
+                    try monitor.check()
+                    let turned = trial.rotated(quarterTurns: quarterTurns)
+                    let other = try run(
+                        turned, resolution: resolution.map { $0 * factor }, region: nil, mode: PSM_AUTO, choices: false)
+                    if Self.turnedReadingWins(other, over: best.blocks) { best = (quarterTurns, other) }
                 }
-                upright.turns = best.turns
+                return best.turns
+            }
+            var turns = try bestTurn(of: trial, factor: trialScale)
+            if turns == 0 && isCut && level == .accurate {
+                // The middle third can hold nothing legible either way (a form's faint field labels) while the rest
+                // of the page says which way is up (its title): under `accurate`, an undecided trial is made again on
+                // the whole page, at most ``wholePageTrialPixels`` large.
+                let factor = min(
+                    trialScale, (Self.wholePageTrialPixels / (Double(pixels.width) * Double(pixels.height))).squareRoot())
+                turns = try bestTurn(of: factor == trialScale ? whole : pixels.scaled(by: factor), factor: factor)
+            }
+            if turns != 0 {
+                upright.pixels = pixels.rotated(quarterTurns: turns)
+                upright.region = region.map {
+                    $0.turned(quarterTurns: turns, inWidth: Double(pixels.width), height: Double(pixels.height))
+                }
+                upright.turns = turns
                 if level == .fast { monitor.span = 0.6...1 }
                 blocks = try run(upright.pixels, resolution: resolution, region: upright.region, mode: PSM_AUTO, choices: wantsChoices)
             }
@@ -390,6 +401,10 @@ struct PageReader {
     /// that took in a stretch of wood grain, whose specks pass for 5 px print, cut from a 12 MP photo at 3015 × 3186)
     /// that made 86 MP readings, two of them, for 80 s and 500 MB, to keep none of them.
     static let maximumEnlargedPixels = 12_000_000.0
+
+    /// The largest an orientation trial on a whole page may be (pixels), when `accurate`'s trial on its middle third
+    /// turned out undecided.
+    static let wholePageTrialPixels = 4_000_000.0
 
     /// An extra reading enlarged by less than this (held down by ``maximumEnlargedPixels``) is not worth its time.
     static let leastWorthwhileEnlargement = 1.25
