@@ -173,20 +173,23 @@ struct PageReader {
                 glyphHeight.map { min(3, 16 / ($0 * scale)) } ?? 1, width: pixels.width, height: pixels.height)
             let whole = pixels.scaled(by: trialScale)
             let isCut = whole.width * whole.height > 1_200_000
-            let trial = isCut ? whole.cropped(x: 0, y: whole.height / 3, width: whole.width, height: whole.height / 3) : whole
-            func bestTurn(of trial: GrayPixels, factor: Double) throws(RecognitionError) -> Int {
-                let first = try run(trial, resolution: resolution.map { $0 * factor }, region: nil, mode: PSM_AUTO, choices: false)
+            let firstTrial =
+                isCut ? whole.cropped(x: 0, y: whole.height / 3, width: whole.width, height: whole.height / 3) : whole
+            // The quarter turns (0 when none) that make `image`, the page at `factor`, read clearly better.
+            func bestTurn(of image: GrayPixels, factor: Double) throws(RecognitionError) -> Int {
+                let first = try run(
+                    image, resolution: resolution.map { $0 * factor }, region: nil, mode: PSM_AUTO, choices: false)
                 var best = (turns: 0, blocks: first)
                 for quarterTurns in Self.turnsToTry(blocks) {
                     try monitor.check()
-                    let turned = trial.rotated(quarterTurns: quarterTurns)
+                    let turned = image.rotated(quarterTurns: quarterTurns)
                     let other = try run(
                         turned, resolution: resolution.map { $0 * factor }, region: nil, mode: PSM_AUTO, choices: false)
                     if Self.turnedReadingWins(other, over: best.blocks) { best = (quarterTurns, other) }
                 }
                 return best.turns
             }
-            var turns = try bestTurn(of: trial, factor: trialScale)
+            var turns = try bestTurn(of: firstTrial, factor: trialScale)
             if turns == 0 && isCut && level == .accurate {
                 // The middle third can hold nothing legible either way (a form's faint field labels) while the rest
                 // of the page says which way is up (its title): under `accurate`, an undecided trial is made again on
