@@ -172,7 +172,7 @@ struct PageReader {
             let trialScale = Self.withinPixelBudget(
                 glyphHeight.map { min(3, 16 / ($0 * scale)) } ?? 1, width: pixels.width, height: pixels.height)
             let whole = pixels.scaled(by: trialScale)
-            let isCut = whole.width * whole.height > 1_200_000
+            let isCut = Double(whole.width * whole.height) > Self.trialPixels
             let firstTrial =
                 isCut ? whole.cropped(x: 0, y: whole.height / 3, width: whole.width, height: whole.height / 3) : whole
             // The quarter turns (0 when none) that make `image`, the page at `factor`, read clearly better.
@@ -404,6 +404,9 @@ struct PageReader {
     /// that took in a stretch of wood grain, whose specks pass for 5 px print, cut from a 12 MP photo at 3015 × 3186)
     /// that made 86 MP readings, two of them, for 80 s and 500 MB, to keep none of them.
     static let maximumEnlargedPixels = 12_000_000.0
+
+    /// The largest an orientation trial's page may be (pixels); a larger one is cut to its middle third.
+    static let trialPixels = 1_200_000.0
 
     /// The largest an orientation trial on a whole page may be (pixels), when `accurate`'s trial on its middle third
     /// turned out undecided.
