@@ -2,21 +2,21 @@
 //
 // On a downscaled, median-smoothed copy of the photo, several segmentations (Otsu thresholds of each Lab channel in
 // both polarities, and closed edge maps) each propose outlines; every outline is fitted with a quadrilateral whose
-// sides are re-fitted robustly to the outline's own points (so a thumb or a shadow bump does not drag a corner). Each
-// quadrilateral is scored by how much of its perimeter shows a colour step from inside to outside, or, on a woven
-// surface (cloth, carpet, granite: rough at the sensor's finest scale where paper is smooth), a step from smooth to
-// woven; there the smooth regions are proposed too, and outlines with woven surface inside their rim dropped. A
-// quadrilateral that no camera could see a rectangle as (a piece cut off by a slanting shadow's edge) scores low. The
-// best non-overlapping ones win, preferring an outline over the parts inside it (unless what it adds is the desk, lit
-// or in shade) and passing over shadows (darker than their surroundings, with no print); outlines around rough
-// surface (carpet, granite), cells of a repeating pattern, and weakly outlined regions without lines of print are
+// sides are re-fitted to the straightest stretch of the outline's own points along them (so a thumb or a shadow bump
+// does not drag a side). Each quadrilateral is scored by how much of its perimeter shows a colour step from inside to
+// outside, or, on a woven surface (cloth, carpet, granite: rough at the sensor's finest scale where paper is smooth), a
+// step from smooth to woven; there the smooth regions are proposed too, and outlines with woven surface inside their
+// rim dropped. A quadrilateral that no camera could see a rectangle as (a piece cut off by a slanting shadow's edge)
+// scores low. The best non-overlapping ones win, preferring an outline over the parts inside it (unless what it adds is
+// the desk, lit or in shade) and passing over shadows (darker than their surroundings, with no print); outlines around
+// rough surface (carpet, granite), cells of a repeating pattern, and weakly outlined regions without lines of print are
 // dropped, where a stretch of outline hidden under a thumb counts as outlined; an outline just short of the bar beside
 // the documents found (a pale card on a pale desk) is kept when it holds clear lines of print on smooth stock. Pieces
-// of one document are put back together, and specks of the surface cut off by the frame dropped. An outline chosen
-// and then dropped (a shadow that reaches over a page's print) no longer keeps out the outlines it overlaps: the choice
-// is made again without it, and kept when it covers more without taking in desk. Finally each side is moved onto
-// the strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a
-// side is hidden.
+// of one document are put back together, and specks of the surface cut off by the frame dropped. An outline chosen and
+// then dropped (a shadow that reaches over a page's print) no longer keeps out the outlines it overlaps: the choice is
+// made again without it, and kept when it covers more without taking in desk. Finally each side is moved onto the
+// strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side
+// is hidden.
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -73,6 +73,46 @@ std::optional<Line> fitLine(const std::vector<cv::Point2d> &points) {
     const double angle = 0.5 * std::atan2(2 * sxy, sxx - syy);  // direction of largest spread
     const cv::Point2d normal(-std::sin(angle), std::cos(angle));
     return Line{normal, normal.dot(mean)};
+}
+
+/// The line that the most of `points` lie on, within a pixel either side, among lines within 10 degrees of `rough`,
+/// then re-fitted by least squares to the points within 2.5 pixels of it (three times over, so that a blurred or
+/// jagged edge is averaged): a side's straight stretches, however short and wherever they lie, outvote a thumb's curved
+/// outline or a shadow's bump that comes within the band round the side. The least-squares line through all of
+/// `points` when no line holds a third of them.
+std::optional<Line> straightestLine(const std::vector<cv::Point2d> &points, const Line &rough) {
+    // Offsets are counted in half-pixel bins; a window of four bins is the line's two pixels.
+    constexpr double bin = 0.5;
+    constexpr int window = 4;
+    const double roughAngle = std::atan2(rough.normal.y, rough.normal.x);
+    std::vector<double> offsets(points.size());
+    std::vector<int> counts;
+    int bestCount = 0;
+    Line best = rough;
+    for (int step = -20; step <= 20; ++step) {
+        const double angle = roughAngle + step * 0.5 * CV_PI / 180;
+        const cv::Point2d normal(std::cos(angle), std::sin(angle));
+        for (size_t i = 0; i < points.size(); ++i) offsets[i] = normal.dot(points[i]);
+        const auto [lowest, highest] = std::minmax_element(offsets.begin(), offsets.end());
+        const double low = *lowest;
+        counts.assign(static_cast<size_t>((*highest - low) / bin) + window, 0);
+        for (const double offset : offsets) ++counts[static_cast<size_t>((offset - low) / bin)];
+        int inWindow = 0;
+        for (size_t last = 0; last < counts.size(); ++last) {
+            inWindow += counts[last] - (last >= window ? counts[last - window] : 0);
+            if (inWindow > bestCount || (inWindow == bestCount && step == 0)) {  // ties go to the rough line's angle
+                bestCount = inWindow, best = {normal, low + (static_cast<double>(last) + 1 - 0.5 * window) * bin};
+            }
+        }
+    }
+    if (3 * static_cast<size_t>(bestCount) < points.size()) return fitLine(points);
+    std::vector<cv::Point2d> inliers;
+    for (int round = 0; round < 3; ++round) {
+        inliers.clear();
+        for (const auto &p : points) if (std::abs(best.normal.dot(p) - best.offset) <= 2.5) inliers.push_back(p);
+        if (const auto fitted = fitLine(inliers)) best = *fitted;
+    }
+    return best;
 }
 
 /// The value that a share `quantile` (0...1) of `values` stay below; `values` (not empty) are reordered.
@@ -189,8 +229,8 @@ std::optional<Quad> quadFromContour(const std::vector<cv::Point> &contour, const
     return refittedToContour(ordered(rough), contour, perimeter);
 }
 
-/// `rough` with each side re-fitted to the contour points lying along it (bumps such as a thumb or a shadow left out);
-/// `rough` itself when the re-fitted sides do not make a convex quad near it.
+/// `rough` with each side re-fitted to the contour points lying along it (``straightestLine``: bumps such as a thumb or
+/// a shadow left out); `rough` itself when the re-fitted sides do not make a convex quad near it.
 Quad refittedToContour(const Quad &rough, const std::vector<cv::Point> &contour, double perimeter) {
     const double band = std::max(2.0, 0.015 * perimeter);
     std::array<Line, 4> lines;
@@ -206,7 +246,7 @@ Quad refittedToContour(const Quad &rough, const std::vector<cv::Point> &contour,
             if (t < 0.1 || t > 0.9) continue;
             if (std::abs(line.normal.dot(q) - line.offset) <= band) near.push_back(q);
         }
-        auto fitted = near.size() >= 8 ? fitLine(near) : std::nullopt;
+        auto fitted = near.size() >= 8 ? straightestLine(near, line) : std::nullopt;
         lines[side] = fitted ? *fitted : line;
     }
     Quad result;
@@ -486,13 +526,27 @@ double strongestTwinScore(const Candidate &chosen, double area) {
 
 /// The outline of `a` and `b` together when they share a whole side (both its corners within `tolerance`), or
 /// nothing. Two outlines cut from the same edges meet like that where a straight line runs across one document (the
-/// edge of a justified text block, a shadow's edge); separate documents never share both corners of a side.
+/// edge of a justified text block, a shadow's edge); separate documents never share both corners of a side. A shadow's
+/// soft, curving edge may leave the two pieces' cut sides further apart, up to three times `tolerance` at either end:
+/// they are joined too when the sides beside the cut run on into each other (the cut's four corners within
+/// `tolerance` of the joined outline).
 std::optional<Quad> joinedAlongSharedSide(const Quad &a, const Quad &b, double tolerance) {
+    const auto awayFrom = [](const cv::Point2d &p, const cv::Point2d &from, const cv::Point2d &to) {
+        const Line line = lineThrough(from, to);
+        return std::abs(line.normal.dot(p) - line.offset);
+    };
     for (int i = 0; i < 4; ++i) {
         for (int k = 0; k < 4; ++k) {
             // a's side i runs from a[i] to a[i + 1]; b's side k the other way round, from b[k + 1] to b[k].
-            if (cv::norm(a[i] - b[(k + 1) % 4]) > tolerance || cv::norm(a[(i + 1) % 4] - b[k]) > tolerance) continue;
-            Quad joined{a[(i + 2) % 4], a[(i + 3) % 4], b[(k + 2) % 4], b[(k + 3) % 4]};
+            const double apart = std::max(cv::norm(a[i] - b[(k + 1) % 4]), cv::norm(a[(i + 1) % 4] - b[k]));
+            if (apart > 3 * tolerance) continue;
+            // The joined outline runs a2, a3, (the cut's end a[i], b[k + 1]), b2, b3, (its end b[k], a[i + 1]).
+            const cv::Point2d &a2 = a[(i + 2) % 4], &a3 = a[(i + 3) % 4], &b2 = b[(k + 2) % 4], &b3 = b[(k + 3) % 4];
+            if (apart > tolerance &&
+                std::max({awayFrom(a[i], a3, b2), awayFrom(b[(k + 1) % 4], a3, b2), awayFrom(b[k], b3, a2),
+                          awayFrom(a[(i + 1) % 4], b3, a2)}) > tolerance)
+                continue;
+            Quad joined{a2, a3, b2, b3};
             joined = ordered(joined);
             if (!isConvex(joined)) return std::nullopt;
             return joined;
@@ -909,8 +963,16 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 return outlineScoreSeeingPast(views, candidate.quad) >=
                        outlineScoreSeeingPast(views, chosen[i].quad) + 0.1;
             };
+            // Nor when seen past what covers them it is the weaker by more than the tolerance: each of a row of ever
+            // larger outlines round a card under a thumb (taking in the thumb and the surface beyond) is nearly as
+            // well supported as the last, but not as the card, whose sides run on past the thumb.
+            const auto weakerSeenPast = [&] {
+                return !framesIt && outlineScoreSeeingPast(views, candidate.quad) <
+                                        outlineScoreSeeingPast(views, chosen[i].quad) - tolerance;
+            };
             if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) && !acrossRoughSurface() &&
-                !reachesOntoDesk(candidate, chosen[i]) && !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad)) {
+                !reachesOntoDesk(candidate, chosen[i]) && !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) &&
+                !weakerSeenPast()) {
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.1 &&
                        reachesOntoDesk(chosen[i], candidate)) {
