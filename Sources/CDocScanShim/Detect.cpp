@@ -1651,9 +1651,14 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // ``rectangleCornerAngle``): a pale card on a pale desk, lighter by a few levels only along its edges.
                 const bool printedCard = j.lines >= 0.4 && j.roughness <= 2 && step >= 5 &&
                                          rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
+                // Smooth stock far darker than the surface round it (by 40 levels on average), with light print on it
+                // (marks over 5% and some lines, where a shadow holds next to none), is a dark card even where a thumb
+                // over it leaves too little of its print to show as clear lines.
+                const bool darkCard = step <= -40 && j.roughness <= 3 && j.marks >= 0.05 && j.lines >= 0.1;
                 const double outlineNeeded = printedPaper ? 0.55 : printedCard ? 0.6 : squarePalePaper ? 0.65 : 0.75;
                 const auto outlinedEnough = [&] {
-                    return outlined >= outlineNeeded && (outlined >= 0.9 || j.lines >= 0.2 || palePaper || faintlySteppingCard);
+                    return outlined >= outlineNeeded &&
+                           (outlined >= 0.9 || j.lines >= 0.2 || palePaper || faintlySteppingCard || darkCard);
                 };
                 // A frame's outline that falls short may be a few pixels off along a side whose edge something over it
                 // pulled away (a thumb across a card's end, which also weakened the outline so that it was kept as a
