@@ -1805,6 +1805,32 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 }
                 if (whole) piece = *whole;
             }
+            // A hard shadow's edge run across a document from one side to the opposite one leaves its lit part
+            // or its shaded part outlined as a document, and the other part as an outline that no camera sees as a
+            // rectangle (so scored nothing). The two are put back together when they share the cut side (as above),
+            // one is the other's paper in less light (``stripIsLitPaper``), the other part is smooth as paper is (a
+            // strip of granite beside a card can match it in colour), and the whole is a rectangle to a camera
+            // (85 degrees: documents come within 3 of 90) outlined nearly all round seen past what lies over it (0.8),
+            // clear of the other documents.
+            for (auto &piece : documents) {
+                const double tolerance = 0.01 * std::max(small.cols, small.rows);
+                std::optional<Candidate> whole;
+                for (const auto &c : candidates) {
+                    if (c.area < 0.1 * piece.area || c.area > 3 * piece.area) continue;
+                    if (overlapArea(c.quad, piece.quad) > 0.15 * std::min(c.area, piece.area)) continue;
+                    const auto joined = joinedAlongSharedSide(piece.quad, c.quad, tolerance);
+                    if (!joined || rectangleCornerAngle(*joined, lab.size()) < 85 ||
+                        !(stripIsLitPaper(lab, *joined, c.quad) || stripIsLitPaper(lab, *joined, piece.quad)) ||
+                        surfaceRoughness(rectifiedRegion(color, c.quad, factor)) > 3)
+                        continue;
+                    const double score = outlineScoreSeeingPast(views, *joined), area = std::abs(signedArea(*joined));
+                    const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                        return &d != &piece && overlapArea(*joined, d.quad) > 0.15 * std::min(area, d.area);
+                    });
+                    if (score >= 0.8 && clearOfOthers && (!whole || score > whole->score)) whole = Candidate{*joined, score, area};
+                }
+                if (whole) piece = *whole;
+            }
             return Found{documents, chosen};
         };
         const Found first = documentsAmong(allCandidates);
