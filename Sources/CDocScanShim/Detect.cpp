@@ -1682,7 +1682,17 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
                 // blurred to find), or is pale marked stock crisply outlined all round (a card whose small print a shaken
                 // camera blurred past finding lines in it).
-                if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9)) continue;
+                // Nor is smooth stock far lighter than the desk (40 levels) and of another colour than the desk just
+                // round it, crisply outlined all round as a camera sees a rectangle: a card whose print a shaken
+                // camera blurred past finding any, on wood (a patch of the desk itself, lit between two shadows,
+                // keeps the desk's colour).
+                const auto blankCard = [&] {
+                    if (step < 40 || j.roughness > 2 || outlined < 0.95 || rectangleCornerAngle(j.candidate.quad, lab.size()) < 85)
+                        return false;
+                    const auto colours = stripColours(lab, grown(j.candidate.quad, 6), j.candidate.quad);
+                    return colours && chromaDistance(colours->inside, colours->strip) > otherChroma;
+                };
+                if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9) && !blankCard()) continue;
                 // Nor is a speck a fiftieth of the main document's size without clear print, or darker than the surface
                 // round it, whatever lines its mottling makes (grains of granite, a cluster of dark ones beside a card).
                 if (j.candidate.area < 0.02 * judged[main].candidate.area && (j.lines < 0.2 || step < 0)) continue;
