@@ -971,8 +971,8 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                                         outlineScoreSeeingPast(views, chosen[i].quad) - tolerance;
             };
             if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) && !acrossRoughSurface() &&
-                !reachesOntoDesk(candidate, chosen[i]) && !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) &&
-                !weakerSeenPast()) {
+                !reachesOntoDesk(candidate, chosen[i]) &&
+                !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast()) {
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.1 &&
                        reachesOntoDesk(chosen[i], candidate)) {
@@ -1687,12 +1687,14 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // camera blurred past finding any, on wood (a patch of the desk itself, lit between two shadows,
                 // keeps the desk's colour).
                 const auto blankCard = [&] {
-                    if (step < 40 || j.roughness > 2 || outlined < 0.95 || rectangleCornerAngle(j.candidate.quad, lab.size()) < 85)
+                    if (step < 40 || j.roughness > 2 || outlined < 0.95 ||
+                        rectangleCornerAngle(j.candidate.quad, lab.size()) < 85)
                         return false;
                     const auto colours = stripColours(lab, grown(j.candidate.quad, 6), j.candidate.quad);
                     return colours && chromaDistance(colours->inside, colours->strip) > otherChroma;
                 };
-                if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9) && !blankCard()) continue;
+                if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9) && !blankCard())
+                    continue;
                 // Nor is a speck a fiftieth of the main document's size without clear print, or darker than the surface
                 // round it, whatever lines its mottling makes (grains of granite, a cluster of dark ones beside a card).
                 if (j.candidate.area < 0.02 * judged[main].candidate.area && (j.lines < 0.2 || step < 0)) continue;
@@ -1837,7 +1839,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
                         return &d != &piece && overlapArea(*joined, d.quad) > 0.15 * std::min(area, d.area);
                     });
-                    if (score >= 0.8 && clearOfOthers && (!whole || score > whole->score)) whole = Candidate{*joined, score, area};
+                    if (score >= 0.8 && clearOfOthers && (!whole || score > whole->score))
+                        whole = Candidate{*joined, score, area};
                 }
                 if (whole) piece = *whole;
             }
