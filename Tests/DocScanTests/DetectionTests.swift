@@ -26,6 +26,22 @@ struct DetectionTests {
         ])
     }
 
+    /// Whether the point (`x`, `y`) lies inside `corners`, a convex quad listed clockwise on screen.
+    static func isInside(_ x: Double, _ y: Double, _ corners: [Point]) -> Bool {
+        (0..<4).allSatisfy { i in
+            let (a, b) = (corners[i], corners[(i + 1) % 4])
+            return (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) >= 0
+        }
+    }
+
+    /// Expects exactly one document in `photo`, outlined as `corners` with at least `minimumIoU`.
+    static func expectOneDocument(in photo: Image, outlining corners: [Point], minimumIoU: Double) throws {
+        let documents = try DocumentDetector().detect(in: photo)
+        #expect(documents.count == 1, "\(documents.map(\.quad))")
+        let best = documents.map { $0.quad.intersectionOverUnion(Quad(corners)) }.max() ?? 0
+        #expect(best >= minimumIoU, "best IoU \(best): \(documents.map(\.quad))")
+    }
+
     @Test("A hard shadow's blank patch beside the page is not another document")
     func shadowIsNoDocument() throws {
         // Mid-grey desk; the shadow of a phone falls as a dark, sharp-edged band to the page's right.
@@ -108,12 +124,6 @@ struct DetectionTests {
             }
         }
         let cards = [card(centre: (450, 600), angle: -4), card(centre: (1150, 640), angle: 7)]
-        func inside(_ x: Double, _ y: Double, _ corners: [Point]) -> Bool {
-            (0..<4).allSatisfy { i in
-                let (a, b) = (corners[i], corners[(i + 1) % 4])
-                return (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) >= 0
-            }
-        }
         // Five rows of print per card, as thick strokes across its middle.
         let strokes = cards.flatMap { q in
             (0..<5).map { row -> (Point, Point) in
@@ -138,7 +148,7 @@ struct DetectionTests {
             let (u, v) = ((px - thumb.x) * cos(thumb.angle) + (py - thumb.y) * sin(thumb.angle),
                           -(px - thumb.x) * sin(thumb.angle) + (py - thumb.y) * cos(thumb.angle))
             if (u / 80) * (u / 80) + (v / 150) * (v / 150) <= 1 { return [120, 150, 190] }
-            if cards.contains(where: { inside(px, py, $0) }) { return onStroke(px, py) ? [40, 40, 40] : [232, 236, 238] }
+            if cards.contains(where: { Self.isInside(px, py, $0) }) { return onStroke(px, py) ? [40, 40, 40] : [232, 236, 238] }
             let noise = (x * 7 + y * 13) % 9 - 4
             return [UInt8(112 + noise), UInt8(120 + noise), UInt8(128 + noise)]
         }
@@ -163,28 +173,19 @@ struct DetectionTests {
         let card = [(-560.0, -340.0), (560, -340), (560, 340), (-560, 340)].map { dx, dy in
             Point(x: 760 + dx * c - dy * s, y: 600 + dx * s + dy * c)
         }
-        func inside(_ x: Double, _ y: Double) -> Bool {
-            (0..<4).allSatisfy { i in
-                let (a, b) = (card[i], card[(i + 1) % 4])
-                return (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) >= 0
-            }
-        }
         let thumb = (x: card[1].x + 0.8 * (card[2].x - card[1].x) + 150, y: card[1].y + 0.8 * (card[2].y - card[1].y))
         let photo = try makeImage(width: 1600, height: 1200) { x, y in
             let (px, py) = (Double(x), Double(y))
             let (u, v) = ((px - thumb.x) / 330, (py - thumb.y) / 150)
             if u * u + v * v <= 1 { return skin }
-            if inside(px, py) {
+            if Self.isInside(px, py, card) {
                 let printed = y % 40 < 12 && (x * 7 + y / 40 * 13) % 50 < 38 && abs(px - 700) < 380 && abs(py - 560) < 230
                 return printed ? [40, 40, 40] : [236, 238, 240]
             }
             let noise = (x * 7 + y * 13) % 9 - 4
             return [UInt8(150 + noise), UInt8(180 + noise), UInt8(205 + noise)]
         }
-        let documents = try DocumentDetector().detect(in: photo)
-        #expect(documents.count == 1, "\(documents.map(\.quad))")
-        let best = documents.map { $0.quad.intersectionOverUnion(Quad(card)) }.max() ?? 0
-        #expect(best >= 0.995, "best IoU \(best): \(documents.map(\.quad))")
+        try Self.expectOneDocument(in: photo, outlining: card, minimumIoU: 0.995)
     }
 
     @Test("A receipt that a hard shadow's slanting edge cuts in two is found whole, its lit and its shaded part")
@@ -194,17 +195,11 @@ struct DetectionTests {
         // camera and scored nothing; the shaded part alone was taken for the document (IoU 0.57 here; seed 73000
         // multi-02, a receipt under an edge's shadow on carpet, came out at 0.497 that way).
         let receipt = [Point(x: 500, y: 120), Point(x: 820, y: 150), Point(x: 760, y: 1100), Point(x: 440, y: 1070)]
-        func inside(_ x: Double, _ y: Double) -> Bool {
-            (0..<4).allSatisfy { i in
-                let (a, b) = (receipt[i], receipt[(i + 1) % 4])
-                return (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) >= 0
-            }
-        }
         let photo = try makeImage(width: 1200, height: 1200) { x, y in
             let (px, py) = (Double(x), Double(y))
             let shade = py > 300 + 0.6 * px ? 0.5 : 1.0
             var color: [Double]
-            if inside(px, py) {
+            if Self.isInside(px, py, receipt) {
                 let printed = y % 30 < 9 && (x * 7 + y / 30 * 13) % 40 < 30 && px > 520 && px < 740 && py > 180 && py < 1040
                 color = printed ? [50, 50, 50] : [232, 236, 238]
             } else {
@@ -213,10 +208,7 @@ struct DetectionTests {
             }
             return color.map { UInt8(max(0, min(255, $0 * shade))) }
         }
-        let documents = try DocumentDetector().detect(in: photo)
-        #expect(documents.count == 1, "\(documents.map(\.quad))")
-        let best = documents.map { $0.quad.intersectionOverUnion(Quad(receipt)) }.max() ?? 0
-        #expect(best >= 0.97, "best IoU \(best): \(documents.map(\.quad))")
+        try Self.expectOneDocument(in: photo, outlining: receipt, minimumIoU: 0.97)
     }
 
     @Test("A pale card with no print to be found, beside a receipt on a light wooden desk, is a document")
@@ -227,19 +219,13 @@ struct DetectionTests {
         func corners(_ points: [(Double, Double)]) -> [Point] { points.map { Point(x: $0.0, y: $0.1) } }
         let receipt = corners([(300, 100), (620, 120), (580, 1100), (260, 1080)])
         let card = corners([(900, 450), (1380, 480), (1360, 780), (880, 750)])
-        func inside(_ x: Double, _ y: Double, _ quad: [Point]) -> Bool {
-            (0..<4).allSatisfy { i in
-                let (a, b) = (quad[i], quad[(i + 1) % 4])
-                return (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) >= 0
-            }
-        }
         let photo = try makeImage(width: 1600, height: 1200) { x, y in
             let (px, py) = (Double(x), Double(y))
-            if inside(px, py, receipt) {
+            if Self.isInside(px, py, receipt) {
                 let printed = y % 30 < 9 && (x * 7 + y / 30 * 13) % 40 < 30 && px > 320 && px < 560 && py > 160 && py < 1040
                 return printed ? [50, 50, 50] : [232, 236, 238]
             }
-            if inside(px, py, card) { return [236, 238, 240] }
+            if Self.isInside(px, py, card) { return [236, 238, 240] }
             let noise = (x * 7 + y * 13) % 9 - 4
             return [UInt8(120 + noise), UInt8(165 + noise), UInt8(205 + noise)]
         }
