@@ -40,6 +40,9 @@ using Quad = std::array<cv::Point2d, 4>;
 struct Line {  // points p with dot(normal, p) == offset
     cv::Point2d normal;
     double offset;
+
+    /// How far `p` lies from the line (its normal is of unit length).
+    double distanceTo(cv::Point2d p) const { return std::abs(normal.dot(p) - offset); }
 };
 
 std::optional<cv::Point2d> intersect(const Line &a, const Line &b) {
@@ -109,7 +112,7 @@ std::optional<Line> straightestLine(const std::vector<cv::Point2d> &points, cons
     std::vector<cv::Point2d> inliers;
     for (int round = 0; round < 3; ++round) {
         inliers.clear();
-        for (const auto &p : points) if (std::abs(best.normal.dot(p) - best.offset) <= 2.5) inliers.push_back(p);
+        for (const auto &p : points) if (best.distanceTo(p) <= 2.5) inliers.push_back(p);
         if (const auto fitted = fitLine(inliers)) best = *fitted;
     }
     return best;
@@ -244,7 +247,7 @@ Quad refittedToContour(const Quad &rough, const std::vector<cv::Point> &contour,
             const cv::Point2d q(p);
             const double t = (q - a).dot(direction) / length2;
             if (t < 0.1 || t > 0.9) continue;
-            if (std::abs(line.normal.dot(q) - line.offset) <= band) near.push_back(q);
+            if (line.distanceTo(q) <= band) near.push_back(q);
         }
         auto fitted = near.size() >= 8 ? straightestLine(near, line) : std::nullopt;
         lines[side] = fitted ? *fitted : line;
@@ -531,10 +534,6 @@ double strongestTwinScore(const Candidate &chosen, double area) {
 /// they are joined too when the sides beside the cut run on into each other (the cut's four corners within
 /// `tolerance` of the joined outline).
 std::optional<Quad> joinedAlongSharedSide(const Quad &a, const Quad &b, double tolerance) {
-    const auto awayFrom = [](const cv::Point2d &p, const cv::Point2d &from, const cv::Point2d &to) {
-        const Line line = lineThrough(from, to);
-        return std::abs(line.normal.dot(p) - line.offset);
-    };
     for (int i = 0; i < 4; ++i) {
         for (int k = 0; k < 4; ++k) {
             // a's side i runs from a[i] to a[i + 1]; b's side k the other way round, from b[k + 1] to b[k].
@@ -542,10 +541,12 @@ std::optional<Quad> joinedAlongSharedSide(const Quad &a, const Quad &b, double t
             if (apart > 3 * tolerance) continue;
             // The joined outline runs a2, a3, (the cut's end a[i], b[k + 1]), b2, b3, (its end b[k], a[i + 1]).
             const cv::Point2d &a2 = a[(i + 2) % 4], &a3 = a[(i + 3) % 4], &b2 = b[(k + 2) % 4], &b3 = b[(k + 3) % 4];
-            if (apart > tolerance &&
-                std::max({awayFrom(a[i], a3, b2), awayFrom(b[(k + 1) % 4], a3, b2), awayFrom(b[k], b3, a2),
-                          awayFrom(a[(i + 1) % 4], b3, a2)}) > tolerance)
-                continue;
+            if (apart > tolerance) {  // the sides beside the cut must run on into each other
+                const Line past = lineThrough(a3, b2), back = lineThrough(b3, a2);
+                if (std::max({past.distanceTo(a[i]), past.distanceTo(b[(k + 1) % 4]), back.distanceTo(b[k]),
+                              back.distanceTo(a[(i + 1) % 4])}) > tolerance)
+                    continue;
+            }
             Quad joined{a2, a3, b2, b3};
             joined = ordered(joined);
             if (!isConvex(joined)) return std::nullopt;
@@ -1100,7 +1101,7 @@ std::vector<EdgeLine> straightEdges(const cv::Mat &edges, size_t limit) {
         for (auto &existing : lines) {
             if (std::abs(existing.line.normal.dot(line.normal)) < std::cos(3 * CV_PI / 180)) continue;
             const cv::Point2d middle = (a + b) * 0.5;
-            if (std::abs(existing.line.normal.dot(middle) - existing.line.offset) > offsetTolerance) continue;
+            if (existing.line.distanceTo(middle) > offsetTolerance) continue;
             existing.support += length;
             merged = true;
             break;
@@ -1293,7 +1294,7 @@ std::optional<Line> refineSide(const cv::Mat &image, cv::Point2d a, cv::Point2d 
         if (std::abs(candidate.normal.dot(outward)) < 0.9) continue;  // must stay nearly parallel to the side
         std::vector<cv::Point2d> inliers;
         for (const auto &p : points)
-            if (std::abs(candidate.normal.dot(p) - candidate.offset) <= tolerance) inliers.push_back(p);
+            if (candidate.distanceTo(p) <= tolerance) inliers.push_back(p);
         if (inliers.size() > bestInliers.size()) bestInliers = std::move(inliers);
     }
     if (bestInliers.size() < std::max<size_t>(10, positions * 3 / 10)) return std::nullopt;
@@ -1528,6 +1529,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             std::vector<Candidate> documents, chosen;
         };
         const auto documentsAmong = [&](const std::vector<Candidate> &candidates) {
+            // Two outlines of one document cut apart meet within a hundredth of the working image's longer side: a
+            // shadow's soft edge leaves a seam a few pixels wide between the lit piece and the shaded one.
+            const double seam = 0.01 * std::max(small.cols, small.rows);
             std::vector<Candidate> frames;
             auto chosen = select(candidates, detail, views, options->min_confidence, isShadow, &frames);
 
@@ -1681,11 +1685,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
                 // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
                 // blurred to find), or is pale marked stock crisply outlined all round (a card whose small print a shaken
-                // camera blurred past finding lines in it).
-                // Nor is smooth stock far lighter than the desk (40 levels) and of another colour than the desk just
-                // round it, crisply outlined all round as a camera sees a rectangle: a card whose print a shaken
-                // camera blurred past finding any, on wood (a patch of the desk itself, lit between two shadows,
-                // keeps the desk's colour).
+                // camera blurred past finding lines in it), or is smooth stock far lighter than the desk (40 levels) and
+                // of another colour than the desk just round it, crisply outlined all round as a camera sees a
+                // rectangle (a card on wood whose print shake blurred past finding any; a patch of the desk itself, lit
+                // between two shadows, keeps the desk's colour).
                 const auto blankCard = [&] {
                     if (step < 40 || j.roughness > 2 || outlined < 0.95 ||
                         rectangleCornerAngle(j.candidate.quad, lab.size()) < 85)
@@ -1704,13 +1707,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     return overlapArea(d.quad, j.candidate.quad) > 0.15 * std::min(d.area, j.candidate.area);
                 });
                 if (overlapsTaken) continue;
-                // One document cut in two along a line across it is put back together. The two outlines meet within a
-                // hundredth of the working image's longer side: a shadow's soft edge leaves a seam a few pixels wide
-                // between the lit piece and the shaded one.
+                // One document cut in two along a line across it is put back together (the pieces meet within `seam`).
                 bool joined = false;
                 for (auto &d : documents) {
-                    const double tolerance = 0.01 * std::max(small.cols, small.rows);
-                    if (const auto whole = joinedAlongSharedSide(d.quad, j.candidate.quad, tolerance)) {
+                    if (const auto whole = joinedAlongSharedSide(d.quad, j.candidate.quad, seam)) {
                         d = Candidate{*whole, std::min(d.score, j.candidate.score), std::abs(signedArea(*whole))};
                         joined = true;
                         break;
@@ -1825,12 +1825,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // (85 degrees: documents come within 3 of 90) outlined nearly all round seen past what lies over it (0.8),
             // clear of the other documents.
             for (auto &piece : documents) {
-                const double tolerance = 0.01 * std::max(small.cols, small.rows);
                 std::optional<Candidate> whole;
                 for (const auto &c : candidates) {
                     if (c.area < 0.1 * piece.area || c.area > 3 * piece.area) continue;
                     if (overlapArea(c.quad, piece.quad) > 0.15 * std::min(c.area, piece.area)) continue;
-                    const auto joined = joinedAlongSharedSide(piece.quad, c.quad, tolerance);
+                    const auto joined = joinedAlongSharedSide(piece.quad, c.quad, seam);
                     if (!joined || rectangleCornerAngle(*joined, lab.size()) < 85 ||
                         !(stripIsLitPaper(lab, *joined, c.quad) || stripIsLitPaper(lab, *joined, piece.quad)) ||
                         surfaceRoughness(rectifiedRegion(color, c.quad, factor)) > 3)

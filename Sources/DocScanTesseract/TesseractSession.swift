@@ -87,10 +87,10 @@ struct PageReader {
         var result = try read(page, gray: gray, glyphs: glyphs, scale: scale, mapping: mapping)
         result.provenance.timingsMilliseconds["prepare", default: 0] += prepared
         if monitor.stopped == nil,
-            let wanted = Self.enlargementWhenNothingRead(
-                result.blocks, glyphHeight: glyphs?.typicalHeight, scale: scale, level: level),
-            case let factor = Self.withinPixelBudget(wanted, width: page.width, height: page.height),
-            factor >= Self.leastWorthwhileEnlargement
+            let factor = Self.worthwhileEnlargement(
+                Self.enlargementWhenNothingRead(
+                    result.blocks, glyphHeight: glyphs?.typicalHeight, scale: scale, level: level),
+                width: page.width, height: page.height)
         {
             // Print a little over the small print threshold can read as nothing at all under the fast model (a dark
             // card's 8 px light print): the page is read again enlarged like smaller print, and kept if it reads as
@@ -423,6 +423,15 @@ struct PageReader {
         return max(1, min(factor, (maximumEnlargedPixels / (Double(width) * Double(height))).squareRoot()))
     }
 
+    /// The enlargement `wanted` for an extra reading of a page of `width` × `height` pixels, held within
+    /// ``maximumEnlargedPixels`` (``withinPixelBudget(_:width:height:)``); nil when none is wanted or what is left is
+    /// under ``leastWorthwhileEnlargement``.
+    static func worthwhileEnlargement(_ wanted: Double?, width: Int, height: Int) -> Double? {
+        guard let wanted else { return nil }
+        let factor = withinPixelBudget(wanted, width: width, height: height)
+        return factor >= leastWorthwhileEnlargement ? factor : nil
+    }
+
     /// The factor (at most 3) that enlarges characters `glyphHeight` pixels tall to about ``enlargedGlyphHeight``, or
     /// nil when they are not small (over seven tenths of it) or their height is unknown.
     static func enlargement(forGlyphHeight glyphHeight: Double?) -> Double? {
@@ -457,9 +466,8 @@ struct PageReader {
             ("as one block of text", 1, .asItIs, PSM_SINGLE_BLOCK),
             ("with faint print darkened, as one block", 1, .faintPrintDarkened, PSM_SINGLE_BLOCK),
         ]
-        if let wanted = Self.enlargement(forGlyphHeight: glyphHeight),
-            case let factor = Self.withinPixelBudget(wanted, width: pixels.width, height: pixels.height),
-            factor >= Self.leastWorthwhileEnlargement
+        if let factor = Self.worthwhileEnlargement(
+            Self.enlargement(forGlyphHeight: glyphHeight), width: pixels.width, height: pixels.height)
         {
             let percent = Int((factor * 100).rounded())
             renderings += [
