@@ -416,13 +416,16 @@ struct TesseractTests {
         // Seed 31000 form-05 (3 MP, JPEG quality 82 here): a parking permit form on cloth, its fields filled in.
         let (read, truth) = try await SamplePage.scanAndRead(
             "Tests/DocScanTests/Fixtures/form-with-filled-boxes.jpg", with: SamplePage.accurate)
-        for value in ["Account Director", "Andrew Turner", "M-976074"] {
+        // "James Morgan" is read with the lines erased at under 0.6 confidence on average: a field misread costs no
+        // more than a field left out, so such lines join the reading from 0.3.
+        for value in ["Account Director", "Andrew Turner", "M-976074", "James Morgan"] {
             #expect(read.text.contains(value), "\(value) missing from:\n\(read.text)")
         }
         #expect(read.provenance.levelMapping.contains("drawn boxes"))
-        // Measured: 14.1%, against 21.8% before the boxes were erased for a second reading.
+        // Measured: 11.9%, against 14.0% with only lines 0.6 sure added, and 21.8% before the boxes were erased for a
+        // second reading.
         let rate = TextErrorRate.characters(read.text, truth: truth).rate
-        #expect(rate < 0.18, "CER \(rate)")
+        #expect(rate < 0.13, "CER \(rate)")
     }
 
     @Test("accurate reads faint lines beside a bold one again with its ink evened out, and keeps that reading")
