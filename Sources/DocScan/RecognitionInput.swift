@@ -70,8 +70,9 @@ extension ScannedPage {
         halves.1.progressHandler = progress.map { report in { @Sendable in report(0.5 + $0 / 2) } }
         let asTaken = try await recognizer.recognize(input, request: halves.0)
         let kept = Reading(page: asTaken, rendering: .asTaken)
+        let readNextToNothing = Self.readsNextToNothing(asTaken)
         let isWorthAnother =
-            unshaken != nil || Self.readsNextToNothing(asTaken)
+            unshaken != nil || readNextToNothing
             || (shakeLeftIn != nil ? Self.isWorthLeavingShakeIn(asTaken) : Self.isWorthRefocusing(asTaken))
         if asTaken.isSettled || asTaken.legibility == nil || !isWorthAnother {
             progress?(1)
@@ -90,7 +91,7 @@ extension ScannedPage {
         // The other rendering is the same page the same way up: when the first reading found it upright, the
         // other is read as it is, without the trials of its other turns. A first reading of next to nothing found
         // no way up.
-        if (asTaken.provenance.orientationQuarterTurns ?? 0) % 4 == 0 && !Self.readsNextToNothing(asTaken) {
+        if (asTaken.provenance.orientationQuarterTurns ?? 0) % 4 == 0 && !readNextToNothing {
             halves.1.detectsOrientation = false
         }
         // A rendering that cannot be made (an absurd radius set by hand) leaves the first reading as it is.

@@ -36,16 +36,21 @@ struct MotionBlurTests {
         "A recorded shake is found in its direction and undone",
         arguments: ["shaken-form.jpg", "shaken-receipt.jpg", "shaken-spread.jpg", "shaken-prose.jpg"])
     func findsShake(_ name: String) throws {
-        let url = TestData.fixture(name)
-        let recorded = try #require(try Self.recordedShake(url))
-        let (photo, documents) = try Self.photoAndDocuments(url)
+        let (blur, documents) = try Self.expectRecordedShakeMeasured(in: TestData.fixture(name))
+        #expect(MotionBlurCorrector().isShake(blur, documents: documents), "\(blur)")
+    }
+
+    /// Measures the shake in the part of the photo at `url` that holds its documents, and expects it in the direction
+    /// and of the length the generator recorded. Returns the measurement and the documents' outlines.
+    static func expectRecordedShakeMeasured(in url: URL) throws -> (MotionBlur, [Quad]) {
+        let recorded = try #require(try recordedShake(url))
+        let (photo, documents) = try photoAndDocuments(url)
         let corrector = MotionBlurCorrector()
-        let region = corrector.region(around: documents, in: photo)
-        let blur = try #require(try corrector.measure(in: photo, region: region))
-        #expect(corrector.isShake(blur, documents: documents), "\(blur)")
-        #expect(Self.angleBetween(blur.angleDegrees, recorded.degrees) <= 8, "\(blur) against \(recorded)")
+        let blur = try #require(try corrector.measure(in: photo, region: corrector.region(around: documents, in: photo)))
+        #expect(angleBetween(blur.angleDegrees, recorded.degrees) <= 8, "\(blur) against \(recorded)")
         // The generator draws the shake as a line of whole pixels, about a pixel longer than recorded.
         #expect(blur.length >= recorded.length - 0.5 && blur.length <= recorded.length + 2.5, "\(blur) against \(recorded)")
+        return (blur, documents)
     }
 
     @Test(
@@ -64,13 +69,7 @@ struct MotionBlurTests {
         // The corpus's multi-03: a receipt and a card on a dark desk, shaken by 4.8 pixels nearly along the receipt's
         // lines. Its deepest comb lies at 15 pixels; divided out at that length, the receipt's print echoed every
         // stroke and read as one letter. The spectrum's fall-off at low frequencies shows no shake that long.
-        let url = TestData.corpus.appendingPathComponent("multi-03.jpg")
-        let recorded = try #require(try Self.recordedShake(url))
-        let (photo, documents) = try Self.photoAndDocuments(url)
-        let corrector = MotionBlurCorrector()
-        let blur = try #require(try corrector.measure(in: photo, region: corrector.region(around: documents, in: photo)))
-        #expect(Self.angleBetween(blur.angleDegrees, recorded.degrees) <= 8, "\(blur) against \(recorded)")
-        #expect(blur.length >= recorded.length - 0.5 && blur.length <= recorded.length + 2.5, "\(blur) against \(recorded)")
+        _ = try Self.expectRecordedShakeMeasured(in: TestData.corpus.appendingPathComponent("multi-03.jpg"))
     }
 
     @Test("A long smear with shallow notches is a shake when the quarters of the page show it on their own")

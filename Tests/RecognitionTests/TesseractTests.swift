@@ -20,10 +20,11 @@ enum SamplePage {
     }()
 
     /// A fixture photo (`Tests/DocScanTests/Fixtures/NAME`) scanned as `docscan` scans for `accurate`, with the other
-    /// renderings worth reading (``DocumentScanner/Options/rendersSuspectedShake``), and its first page's true text.
-    static func scanForReading(fixture name: String) throws -> (scan: ScanResult, truth: String) {
+    /// renderings worth reading (``DocumentScanner/Options/rendersSuspectedShake``), and the true text of its page
+    /// `page` (0 for the first).
+    static func scanForReading(fixture name: String, page: Int = 0) throws -> (scan: ScanResult, truth: String) {
         let photo = root.appendingPathComponent("Tests/DocScanTests/Fixtures/\(name)")
-        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[0].text)
+        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[page].text)
         var options = DocumentScanner.Options()
         options.rendersSuspectedShake = true
         return (try DocumentScanner(options: options).scan(contentsOf: photo), truth)
@@ -398,12 +399,7 @@ struct TesseractTests {
         // Seed 73000 multi-03 (2.8 MP, JPEG quality 60, shaken by 4.7 px): its card, cut upside down, reads as four
         // lines of noise that pass for upright, and its unshaken rendering was read the same way up.
         // Measured: 46.6%, against 90.2% without the trials.
-        let photo = SamplePage.root.appendingPathComponent(
-            "Tests/DocScanTests/Fixtures/card-upside-down-beside-shaken-receipt.jpg")
-        let truth = try #require(try GroundTruth(contentsOf: GroundTruth.file(for: photo)!).pages[1].text)
-        var options = DocumentScanner.Options()
-        options.rendersSuspectedShake = true
-        let scan = try DocumentScanner(options: options).scan(contentsOf: photo)
+        let (scan, truth) = try SamplePage.scanForReading(fixture: "card-upside-down-beside-shaken-receipt.jpg", page: 1)
         try #require(scan.pages.count == 2)
         let reading = try await scan.pages[1].read(with: SamplePage.accurate, request: RecognitionRequest())
         #expect(reading.page.provenance.orientationQuarterTurns == 2)
