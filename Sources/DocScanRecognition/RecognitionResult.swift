@@ -295,6 +295,26 @@ public struct RecognizedPage: Sendable, Codable, Equatable {
         return sum
     }
 
+    /// How much text the reading holds, sure of it or not: see ``weightedText(of:)``.
+    public var weightedText: Double { Self.weightedText(of: words) }
+
+    /// The letters and digits of `words`, each weighted by the square of its word's confidence (words without one count
+    /// for nothing): text that is there to be read, whether or not the recognizer is sure of it.
+    public static func weightedText(of words: [RecognizedWord]) -> Double {
+        words.reduce(0) { sum, word in
+            let confidence = word.confidence?.value ?? 0
+            return sum + Double(word.text.filter { $0.isLetter || $0.isNumber }.count) * confidence * confidence
+        }
+    }
+
+    /// How many letters and digits the reading holds.
+    public var lettersAndDigits: Int { Self.lettersAndDigits(of: words) }
+
+    /// How many letters and digits `words` hold.
+    public static func lettersAndDigits(of words: [RecognizedWord]) -> Int {
+        words.reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
+    }
+
     /// Whether the reading leaves little to gain from reading the page another way: see ``isSettled(_:)``.
     public var isSettled: Bool { Self.isSettled(words) }
 

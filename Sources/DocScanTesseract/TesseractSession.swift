@@ -632,13 +632,10 @@ struct PageReader {
         RecognizedPage.legibility(of: blocks.flatMap(\.lines).flatMap(\.words)) ?? 0
     }
 
-    /// The letters and digits of every word read, each weighted by the square of its confidence: text that is there
-    /// to be read, whether or not Tesseract is sure of it.
+    /// The letters and digits of every word read, each weighted by the square of its confidence
+    /// (``RecognizedPage/weightedText(of:)``): text that is there to be read, whether or not Tesseract is sure of it.
     static func weightedText(_ blocks: [RecognizedBlock]) -> Double {
-        blocks.flatMap(\.lines).flatMap(\.words).reduce(0) { sum, word in
-            let confidence = word.confidence?.value ?? 0
-            return sum + Double(word.text.filter { $0.isLetter || $0.isNumber }.count) * confidence * confidence
-        }
+        RecognizedPage.weightedText(of: blocks.flatMap(\.lines).flatMap(\.words))
     }
 
     /// Whether another reading of the same page should replace the kept one: it holds clearly more believable text
@@ -775,7 +772,7 @@ struct PageReader {
 
     /// How many letters and digits `words` hold.
     static func lettersAndDigits(_ words: [RecognizedWord]) -> Int {
-        words.reduce(0) { $0 + $1.text.filter { $0.isLetter || $0.isNumber }.count }
+        RecognizedPage.lettersAndDigits(of: words)
     }
 
     /// Whether a turned reading's ``evidence(_:)`` beats the kept one's by a clear margin: 30% of the kept one's size,

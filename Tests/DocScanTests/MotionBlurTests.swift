@@ -231,6 +231,25 @@ struct SuspectedShakeTests {
         #expect(ScannedPage.readsBetter(taken, than: noise))
     }
 
+    @Test("Another rendering that reads one sure word where the page as taken read most of its text unsure is not kept")
+    func oneSureWordIsNotTheWholePage() throws {
+        // Seed 83000 card-01, half under a thumb: read as taken (46 letters and digits, most of them right, most words
+        // unsure) and refocused (one word, sure).
+        let taken = Self.reading([
+            ("M", 0.91), ("1", 0.74), ("michael.mi.", 0.65), ("yvare.com", 0.45), ("Bris", 0.97), ("%", 0.67),
+            ("i", 0.94), ("DJ", 0.86), ("silverlinesoftware.com", 0.0),
+        ])
+        let refocused = Self.reading([("oftware", 0.95)])
+        // Its believable text is clearly more: unsure words count against the page as taken.
+        let (other, first) = (try #require(refocused.legibility), try #require(taken.legibility))
+        #expect(other > first + 2 && other > 0)
+        #expect(ScannedPage.leavesTextOut(refocused, than: taken))
+        #expect(!ScannedPage.readsBetter(refocused, than: taken))
+        // The same word read where the page as taken read little more is still a better reading.
+        let little = Self.reading([("ofw", 0.5), ("%", 0.4)])
+        #expect(ScannedPage.readsBetter(refocused, than: little))
+    }
+
     @Test("Only a smear longer than a stroke, with some notches and some loss of detail, is worth trying")
     func suspicion() {
         let corrector = MotionBlurCorrector()
