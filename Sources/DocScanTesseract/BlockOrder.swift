@@ -16,7 +16,8 @@ import DocScanRecognition
 /// the others comes first of all: a form's title set to the right of its first fields shares a column with none of
 /// them. Blocks in different columns otherwise keep Tesseract's order, so a page of two columns still reads down the
 /// left one first. Among the blocks the rules leave free, Tesseract's order decides. A block's extent is that of its
-/// lines.
+/// lines. Then two columns that are the halves of one set of rows (a form's labels and the values beside them, a
+/// receipt's items and their prices) are read row by row (``pairingRows(_:)``).
 struct BlockOrder {
     /// The share of the narrower of two blocks' widths that their spans across the page must overlap by for them to
     /// share a column.
@@ -45,6 +46,99 @@ struct BlockOrder {
             for j in all where precedes[next][j] { waiting[j] -= 1 }
         }
         return order.map { blocks[$0] }
+    }
+
+    /// `blocks` with each pair of blocks that are the two columns of one set of rows read row by row: a form's labels
+    /// and the values beside them, a receipt's items and the prices beside them. Tesseract reads such columns one after
+    /// the other ("Full name", "Date of birth", then "Sophie Hughes", "13/01/1956"), which puts every value as far
+    /// from its label as the column is long. Two blocks are taken for such columns when one is at most half as wide as
+    /// the other (a page's two columns of prose are alike in width), and each of that narrower block's lines, two or
+    /// more, shares its row with exactly one line of the other (their spans down the page overlap by more than half
+    /// the shorter line's height) and no two of them with the same one. Its lines then join the other block's, each
+    /// beside its partner (left to right), in the place of whichever block came first.
+    static func pairingRows(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
+        var blocks = withSingleLinesPaired(blocks)
+        var merged = true
+        while merged {
+            merged = false
+            search: for i in blocks.indices {
+                for j in blocks.indices where j != i {
+                    if let rows = Self.rows(ofNarrow: blocks[j], beside: blocks[i]) {
+                        // In the place of whichever of the two came first.
+                        blocks[min(i, j)] = rows
+                        blocks.remove(at: max(i, j))
+                        merged = true
+                        break search
+                    }
+                }
+            }
+        }
+        return blocks
+    }
+
+    /// `blocks` with each run of blocks of one line each that reads a column of rows and then the column beside it
+    /// (k blocks, two or more, then k more, the m-th of the second sharing its row with the m-th of the first and with
+    /// no other, each column wholly on one side of the other) read row by row instead: a form's labels and the values
+    /// beside them, each its own block.
+    static func withSingleLinesPaired(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
+        func sharesRow(_ a: Rect, _ b: Rect) -> Bool {
+            min(a.maxY, b.maxY) - max(a.minY, b.minY) > 0.5 * min(a.height, b.height)
+        }
+        var blocks = blocks
+        var start = 0
+        while start < blocks.count {
+            var paired = false
+            for k in stride(from: (blocks.count - start) / 2, through: 2, by: -1) {
+                let first = Array(blocks[start..<start + k]), second = Array(blocks[start + k..<start + 2 * k])
+                guard (first + second).allSatisfy({ $0.lines.count == 1 }) else { continue }
+                let a = first.map(\.lines[0].box), b = second.map(\.lines[0].box)
+                let leftFirst = a[0].maxX <= b[0].minX
+                let inRows = (0..<k).allSatisfy { m in
+                    sharesRow(a[m], b[m]) && (leftFirst ? a[m].maxX <= b[m].minX : b[m].maxX <= a[m].minX)
+                        && (0..<k).allSatisfy { n in n == m || !sharesRow(a[m], b[n]) }
+                }
+                guard inRows else { continue }
+                let rows = (0..<k).flatMap { m in leftFirst ? [first[m], second[m]] : [second[m], first[m]] }
+                blocks.replaceSubrange(start..<start + 2 * k, with: rows)
+                start += 2 * k
+                paired = true
+                break
+            }
+            if !paired { start += 1 }
+        }
+        return blocks
+    }
+
+    /// `wide` with the lines of `narrow` placed beside their partners, when `narrow` is the other column of `wide`'s
+    /// rows (see ``pairingRows(_:)``); nil otherwise.
+    static func rows(ofNarrow narrow: RecognizedBlock, beside wide: RecognizedBlock) -> RecognizedBlock? {
+        guard narrow.lines.count >= 2,
+            let narrowExtent = Rect(enclosing: narrow.lines.map(\.box)),
+            let wideExtent = Rect(enclosing: wide.lines.map(\.box)),
+            narrowExtent.width <= 0.5 * wideExtent.width
+        else { return nil }
+        func sharesRow(_ a: Rect, _ b: Rect) -> Bool {
+            min(a.maxY, b.maxY) - max(a.minY, b.minY) > 0.5 * min(a.height, b.height)
+        }
+        var partner: [Int] = []
+        for line in narrow.lines {
+            let mates = wide.lines.indices.filter { sharesRow(wide.lines[$0].box, line.box) }
+            guard mates.count == 1, !partner.contains(mates[0]) else { return nil }
+            partner.append(mates[0])
+        }
+        var lines: [RecognizedLine] = []
+        for (w, line) in wide.lines.enumerated() {
+            guard let n = partner.firstIndex(of: w) else {
+                lines.append(line)
+                continue
+            }
+            let mate = narrow.lines[n]
+            lines += mate.box.minX < line.box.minX ? [mate, line] : [line, mate]
+        }
+        var rows = wide
+        rows.lines = lines
+        rows.box = Rect(enclosing: [wide.box, narrow.box]) ?? wide.box
+        return rows
     }
 
     /// Whether a block of extent `upper` must come before one of extent `lower`: they share a column, do not share

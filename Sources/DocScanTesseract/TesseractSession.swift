@@ -268,7 +268,7 @@ struct PageReader {
             lap("second_look")
         }
         blocks = withRules(blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, region: upright.region)
-        blocks = BlockOrder.arranged(Self.withoutEdgeBars(blocks, width: upright.pixels.width))
+        blocks = BlockOrder.pairingRows(BlockOrder.arranged(Self.withoutEdgeBars(blocks, width: upright.pixels.width)))
         if upright.turns != 0 {
             blocks = Self.unrotate(blocks, quarterTurns: upright.turns, width: upright.pixels.width, height: upright.pixels.height)
         }
