@@ -370,6 +370,12 @@ constexpr double edgeLineCurvature = 6;
 /// a page's edge, and a line of print makes a line of its own at the working size.
 constexpr double printCurvature = 40;
 
+/// Whether the lightness curving up by `across` across a line and by `along` along it makes a hairline of shade: by
+/// ``edgeLineCurvature`` to ``printCurvature`` across it, and less than half as much along it.
+bool isHairline(double across, double along) {
+    return across >= edgeLineCurvature && across <= printCurvature && std::abs(along) < 0.5 * across;
+}
+
 /// Whether the place between `in` and `out` (a short step inside and outside a side, where the colours are `inside`
 /// and `outside`) lies on a thin dark line running along the side, with light surface on both sides of it: the edge of
 /// a white page on a pale desk in light that makes them equally bright, which shows as nothing but the hairline of
@@ -387,9 +393,7 @@ bool edgeLineAlong(const Views &views, cv::Point2d in, cv::Point2d out, const cv
         if (!sample<cv::Vec3f>(views.curvature, middle + across * offset, h)) continue;
         const double curvingAcross = across.x * across.x * h[0] + 2 * across.x * across.y * h[1] + across.y * across.y * h[2];
         const double curvingAlong = along.x * along.x * h[0] + 2 * along.x * along.y * h[1] + along.y * along.y * h[2];
-        if (curvingAcross >= edgeLineCurvature && curvingAcross <= printCurvature &&
-            std::abs(curvingAlong) < 0.5 * curvingAcross)
-            return true;
+        if (isHairline(curvingAcross, curvingAlong)) return true;
     }
     return false;
 }
@@ -1250,8 +1254,7 @@ cv::Mat lightnessCurvature(const cv::Mat &smallBGR) {
     return curvature;
 }
 
-/// The working pixels on a faint thin dark line on light surface (see ``edgeLineAlong``): the lightness curves up across
-/// the line by ``edgeLineCurvature`` to ``printCurvature``, and along it less than half as much.
+/// The working pixels on a faint thin dark line on light surface (see ``edgeLineAlong`` and ``isHairline``).
 cv::Mat hairlines(const Views &views) {
     cv::Mat mask(views.curvature.size(), CV_8U);
     for (int y = 0; y < mask.rows; ++y) {
@@ -1261,9 +1264,8 @@ cv::Mat hairlines(const Views &views) {
         for (int x = 0; x < mask.cols; ++x) {
             const double mean = 0.5 * (h[x][0] + h[x][2]);
             const double spread = std::hypot(0.5 * (h[x][0] - h[x][2]), h[x][1]);
-            const double most = mean + spread, least = mean - spread;
-            const bool hairline = most >= edgeLineCurvature && most <= printCurvature && std::abs(least) < 0.5 * most;
-            row[x] = hairline && lab[x][0] >= lightSurface ? 255 : 0;
+            // Across the line the lightness curves most, along it least.
+            row[x] = isHairline(mean + spread, mean - spread) && lab[x][0] >= lightSurface ? 255 : 0;
         }
     }
     return mask;

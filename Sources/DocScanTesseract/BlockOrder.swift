@@ -81,9 +81,6 @@ struct BlockOrder {
     /// no other, each column wholly on one side of the other) read row by row instead: a form's labels and the values
     /// beside them, each its own block.
     static func withSingleLinesPaired(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
-        func sharesRow(_ a: Rect, _ b: Rect) -> Bool {
-            min(a.maxY, b.maxY) - max(a.minY, b.minY) > 0.5 * min(a.height, b.height)
-        }
         var blocks = blocks
         var start = 0
         while start < blocks.count {
@@ -117,9 +114,6 @@ struct BlockOrder {
             let wideExtent = Rect(enclosing: wide.lines.map(\.box)),
             narrowExtent.width <= 0.5 * wideExtent.width
         else { return nil }
-        func sharesRow(_ a: Rect, _ b: Rect) -> Bool {
-            min(a.maxY, b.maxY) - max(a.minY, b.minY) > 0.5 * min(a.height, b.height)
-        }
         var partner: [Int] = []
         for line in narrow.lines {
             let mates = wide.lines.indices.filter { sharesRow(wide.lines[$0].box, line.box) }
@@ -145,9 +139,12 @@ struct BlockOrder {
     /// rows, and `upper`'s centre lies higher.
     static func mustPrecede(_ upper: Rect, _ lower: Rect) -> Bool {
         let across = min(upper.maxX, lower.maxX) - max(upper.minX, lower.minX)
-        guard across > sharedColumn * min(upper.width, lower.width) else { return false }
-        let down = min(upper.maxY, lower.maxY) - max(upper.minY, lower.minY)
-        guard down <= 0.5 * min(upper.height, lower.height) else { return false }
+        guard across > sharedColumn * min(upper.width, lower.width), !sharesRow(upper, lower) else { return false }
         return upper.minY + upper.height / 2 < lower.minY + lower.height / 2
+    }
+
+    /// Whether two extents share a row: their spans down the page overlap by more than half the shorter one's height.
+    static func sharesRow(_ a: Rect, _ b: Rect) -> Bool {
+        min(a.maxY, b.maxY) - max(a.minY, b.minY) > 0.5 * min(a.height, b.height)
     }
 }
