@@ -41,8 +41,7 @@ extension ScannedPage {
     /// page with that defocus undone (``DefocusCorrector``); and either of the last two after a first reading of next
     /// to nothing (``readsNextToNothing(_:)``). The other reading is kept when it holds more believable text than noise
     /// (a positive ``RecognizedPage/legibility``) and beats the first one's legibility by a clear margin (5% of it, and
-    /// at least two characters) without leaving most of its text out (``leavesTextOut(_:than:)``), or reads most of
-    /// the text the first one left out (``readsTextLeftOut(_:than:)``): a smear or a defocus
+    /// at least two characters) without leaving most of its text out (``leavesTextOut(_:than:)``): a smear or a defocus
     /// that was not there leaves the print ringing, and one that was leaves it blurred. Between two readings of noise
     /// the one with less noise is not better, so the page as taken is kept. A page read with nearly every word sure
     /// (``RecognizedPage/isSettled``) is not read again. When the first reading found the page upright (and read more
@@ -190,23 +189,11 @@ extension ScannedPage {
     }
 
     /// The rule ``read(with:request:fileURL:)`` keeps another rendering's reading by: more believable text than
-    /// noise, and either more than the page as taken by 5% of it and at least two characters, without leaving most of
-    /// its text out (``leavesTextOut(_:than:)``), or most of the text the page as taken left out
-    /// (``readsTextLeftOut(_:than:)``).
+    /// noise, and more than the page as taken by 5% of it and at least two characters, without leaving most of its text
+    /// out (``leavesTextOut(_:than:)``).
     static func readsBetter(_ rendering: RecognizedPage, than asTaken: RecognizedPage) -> Bool {
         guard let taken = asTaken.legibility, let other = rendering.legibility else { return false }
-        return other > 0
-            && (other > taken + max(2, 0.05 * abs(taken)) && !leavesTextOut(rendering, than: asTaken)
-                || readsTextLeftOut(rendering, than: asTaken))
-    }
-
-    /// Whether a reading holds over twice the letters and digits of the page as taken, and more text weighted by
-    /// confidence: it read the page the first reading left mostly unread (``leavesTextOut(_:than:)`` the other way
-    /// round). Believable text counts its many unsure words against it, so it can fall short of a first reading of a
-    /// few sure lines: the committed corpus's multi-03 receipt, unshaken, read 370 letters and digits (believable text
-    /// 44.0, weighted 149.9) against 118 as taken (42.0 and 63.6), 24.0% CER against 75.4%.
-    static func readsTextLeftOut(_ rendering: RecognizedPage, than asTaken: RecognizedPage) -> Bool {
-        rendering.lettersAndDigits > 2 * asTaken.lettersAndDigits && rendering.weightedText > asTaken.weightedText
+        return other > 0 && other > taken + max(2, 0.05 * abs(taken)) && !leavesTextOut(rendering, than: asTaken)
     }
 
     /// Whether a reading holds under half the letters and digits of the page as taken, and less text weighted by

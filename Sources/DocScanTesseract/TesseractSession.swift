@@ -225,9 +225,8 @@ struct PageReader {
             // lines of other pages too (under three quarters of the page's marks on lines it read, or few letters
             // for them).
             // Such a page is read again as one block with the faint print darkened, and the reading with more
-            // evidence kept, filled with the other's sure words where it read nothing or noise (``WordFill``). A
-            // form's drawn lines are erased first (``DrawnLineEraser``): read as one block, a field's box runs
-            // through the text it holds.
+            // evidence kept. A form's drawn lines are erased first (``DrawnLineEraser``): read as one block, a field's
+            // box runs through the text it holds.
             monitor.span = monitor.span.upperBound...1
             let first = Self.withoutEdgeNoise(blocks)
             let blockPixels =
@@ -241,11 +240,9 @@ struct PageReader {
                             mode: PSM_SINGLE_BLOCK, choices: wantsChoices))
             }
             if let asOneBlock, Self.readsBetter(asOneBlock, than: first) {
-                blocks = WordFill.filling(asOneBlock, from: [first]).blocks
+                blocks = asOneBlock
                 mapping.append("kept the reading with faint print darkened, as one block")
-            } else if let asOneBlock {
-                blocks = WordFill.filling(blocks, from: [asOneBlock]).blocks
-            } else {
+            } else if asOneBlock == nil {
                 mapping.append("gave up reading it as one block (over its time budget)")
             }
             lap("alternatives")
@@ -256,7 +253,6 @@ struct PageReader {
                 marks: marks, resolution: resolution, region: upright.region, choices: wantsChoices)
             blocks = chosen.blocks
             if let rendering = chosen.rendering { mapping.append("kept the reading \(rendering)") }
-            if chosen.filled > 0 { mapping.append("\(chosen.filled) words filled in from its other readings") }
             lap("alternatives")
             let boxed = try withTextInDrawnBoxes(
                 blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, resolution: resolution,
@@ -444,29 +440,28 @@ struct PageReader {
     }
 
     /// Unless the first reading is settled and holds ``fullyReadShare`` of the page's marks, `accurate` reads the page
-    /// more ways and keeps the reading with the most ``evidence(_:)``: as one block of text (which survives forms and
-    /// receipts whose layout analysis loses lines), the same with faint print darkened, where the characters are small
-    /// enlarged so that they are about ``enlargedGlyphHeight`` pixels tall (as laid out, and as one darkened block),
-    /// and as laid out with its ink evened out (``GrayPixels/withInkEvenedOut(reach:leastContrast:)``: the faint lines
-    /// of a receipt beside its bold heading, which Tesseract's one threshold for the page turns to paper, become as
-    /// dark as the heading). Another reading must read better (``readsBetter(_:than:)``), and must not leave out print
-    /// the kept one read (evidence does not count text left unread: see ``losesPrint(_:than:marks:glyphHeight:)``).
-    /// The kept reading is then filled, word by word, with the sure words of the others where it read nothing or
-    /// noise (``WordFill``). A till receipt is read the other ways even when its first reading is settled: its bold
-    /// heading, total and barcode can be all that Tesseract's binarization keeps of it, read with certainty, while its
-    /// faint item lines fall on the paper's side of the threshold. `marks` are the centres of the page's letter-like
-    /// marks in `pixels` coordinates. Returns the blocks in `pixels` coordinates, which rendering won when it was not
-    /// the first reading, and how many words were filled in.
+    /// more ways and keeps the reading with the most
+    /// ``evidence(_:)``: as one block of text (which survives forms and receipts whose layout analysis loses lines),
+    /// the same with faint print darkened, where the characters are small enlarged so that they are about
+    /// ``enlargedGlyphHeight`` pixels tall (as laid out, and as one darkened block), and as laid out with its ink
+    /// evened out (``GrayPixels/withInkEvenedOut(reach:leastContrast:)``: the faint lines of a receipt beside its bold
+    /// heading, which Tesseract's one threshold for the page turns to paper, become as dark as the heading). Another
+    /// reading must read better (``readsBetter(_:than:)``), and must not leave out print the kept one read (evidence
+    /// does not count text left unread: see ``losesPrint(_:than:marks:glyphHeight:)``). A till receipt is read the
+    /// other ways even when its first reading is settled: its bold heading, total and barcode can be all that
+    /// Tesseract's binarization keeps of it, read with certainty, while its faint item lines fall on the paper's side
+    /// of the threshold. `marks` are the centres of the page's letter-like marks in `pixels` coordinates. Returns the
+    /// blocks in `pixels` coordinates, and which rendering won when it was not the first reading.
     func bestReading(
         _ first: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, marks: [Point], resolution: Double?,
         region: Rect?, choices: Bool
-    ) throws(RecognitionError) -> (blocks: [RecognizedBlock], rendering: String?, filled: Int) {
+    ) throws(RecognitionError) -> (blocks: [RecognizedBlock], rendering: String?) {
         let first = Self.withoutEdgeNoise(first)
         guard
             Self.readsOtherWays(
                 first, width: pixels.width, height: pixels.height,
                 shareOfMarksRead: Self.readShare(of: marks, by: first, glyphHeight: glyphHeight ?? 0))
-        else { return (first, nil, 0) }
+        else { return (first, nil) }
         var renderings: [(name: String, factor: Double, ink: InkTreatment, mode: TessPageSegMode)] = [
             ("as one block of text", 1, .asItIs, PSM_SINGLE_BLOCK),
             ("with faint print darkened, as one block", 1, .faintPrintDarkened, PSM_SINGLE_BLOCK),
@@ -484,7 +479,6 @@ struct PageReader {
             renderings.append(("with its ink evened out", 1, .evenedOut(reach: Int(glyphHeight.rounded())), PSM_AUTO))
         }
         var best = (blocks: first, rendering: String?.none)
-        var readings = [first]
         for (n, rendering) in renderings.enumerated() {
             let share = 0.55 / Double(renderings.count)
             monitor.span = (0.3 + share * Double(n))...(0.3 + share * Double(n + 1))
@@ -500,15 +494,13 @@ struct PageReader {
                 Self.scaleBoxes(
                     try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
                     by: 1 / factor))
-            readings.append(blocks)
             if Self.readsBetter(blocks, than: best.blocks),
                 !Self.losesPrint(blocks, than: best.blocks, marks: marks, glyphHeight: glyphHeight ?? 0)
             {
                 best = (blocks, rendering.name)
             }
         }
-        let filled = WordFill.filling(best.blocks, from: readings.filter { $0 != best.blocks })
-        return (filled.blocks, best.rendering, filled.filled)
+        return (best.blocks, best.rendering)
     }
 
     /// What one of `accurate`'s other readings does to the page's ink before it is read.
