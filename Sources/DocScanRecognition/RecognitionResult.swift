@@ -287,7 +287,7 @@ public struct RecognizedPage: Sendable, Codable, Equatable {
         for word in words {
             guard let confidence = word.confidence?.value else { continue }
             if confidence >= 0.7 {
-                sum += Double(word.text.filter { $0.isLetter || $0.isNumber }.count) * confidence * confidence
+                sum += confidenceWeightedLetters(of: word)
             } else {
                 sum -= 0.25 * Double(word.text.count)
             }
@@ -301,10 +301,13 @@ public struct RecognizedPage: Sendable, Codable, Equatable {
     /// The letters and digits of `words`, each weighted by the square of its word's confidence (words without one count
     /// for nothing): text that is there to be read, whether or not the recognizer is sure of it.
     public static func weightedText(of words: [RecognizedWord]) -> Double {
-        words.reduce(0) { sum, word in
-            let confidence = word.confidence?.value ?? 0
-            return sum + Double(word.text.filter { $0.isLetter || $0.isNumber }.count) * confidence * confidence
-        }
+        words.reduce(0) { $0 + confidenceWeightedLetters(of: $1) }
+    }
+
+    /// The letters and digits of `word`, weighted by the square of its confidence (nothing without one).
+    private static func confidenceWeightedLetters(of word: RecognizedWord) -> Double {
+        let confidence = word.confidence?.value ?? 0
+        return Double(lettersAndDigits(of: [word])) * confidence * confidence
     }
 
     /// How many letters and digits the reading holds.
