@@ -82,6 +82,15 @@ public struct RecognizedWord: Sendable, Codable, Equatable {
     /// Whether the engine found the word in its dictionary or the custom words, when it says.
     public var isFromDictionary: Bool?
     public var glyphs: [RecognizedGlyph]
+    /// For a word the recognizer took from another of its readings of the page, where the reading it kept read nothing
+    /// or only noise: the kept reading's words it took the place of (none where that read nothing). Nil for a word of
+    /// the kept reading. Not part of the JSON: it lets a caller that reads two renderings of a page judge each by what
+    /// its own reading held (``RecognizedPage/asRead``).
+    package var tookPlaceOf: [RecognizedWord]?
+
+    /// The words of the reading the recognizer kept that this word stands for: itself, or for a word filled in from
+    /// another reading, the words it took the place of.
+    package var asRead: [RecognizedWord] { tookPlaceOf.map { $0.flatMap(\.asRead) } ?? [self] }
 
     public init(
         text: String, confidence: Confidence?, box: Rect, photoQuad: Quad? = nil, isFromDictionary: Bool? = nil,
@@ -190,6 +199,7 @@ extension RecognizedWord {
         var word = self
         word.box = transform(box)
         for g in word.glyphs.indices { word.glyphs[g].box = transform(word.glyphs[g].box) }
+        word.tookPlaceOf = tookPlaceOf?.map { $0.transformingBoxes(transform) }
         return word
     }
 }
@@ -272,6 +282,27 @@ public struct RecognizedPage: Sendable, Codable, Equatable {
 
     /// All words in reading order.
     public var words: [RecognizedWord] { lines.flatMap(\.words) }
+
+    /// The reading as the recognizer's kept reading held it: each word it filled in from its other readings of the
+    /// page back to the words it took the place of (``RecognizedWord/tookPlaceOf``). Two renderings of a page are
+    /// judged against each other this way, since filling narrows the gap between a good rendering and a poor one,
+    /// which has more to fill.
+    package var asRead: RecognizedPage {
+        guard words.contains(where: { $0.tookPlaceOf != nil }) else { return self }
+        var page = self
+        page.blocks = blocks.compactMap { block in
+            var block = block
+            block.lines = block.lines.compactMap { line in
+                guard line.words.contains(where: { $0.tookPlaceOf != nil }) else { return line }
+                var line = line
+                line.words = line.words.flatMap(\.asRead)
+                line.text = line.words.map(\.text).joined(separator: " ")
+                return line.words.isEmpty ? nil : line
+            }
+            return block.lines.isEmpty ? nil : block
+        }
+        return page
+    }
 
     /// How much believable text the reading holds, for choosing between two readings of the same page: see
     /// ``legibility(of:)``. Nil when the recognizer gives its words no confidence.

@@ -9,10 +9,12 @@ import Foundation
 /// - `fast`: the system's fast LSTM model, the page scaled so its typical characters are about 20 pixels tall (or to
 ///   the minimum text height), no dictionary, an orientation check when the first reading is poor, a page with a till
 ///   receipt's shape or whose first reading missed much of its print read again as one block with faint print
-///   darkened (the more confident reading kept), no second look.
+///   darkened (the more confident reading kept, filled word by word with the other's sure words), no second look.
 /// - `accurate`: the best model found (the user's models folder first), full resolution (very large text is scaled
 ///   down to about 48 pixels), dictionary and custom words, line candidates, a check of the page's orientation when the
-///   first reading is poor, and a second look at low-confidence lines at twice the size, keeping the better reading.
+///   first reading is poor, other readings of the page (as one block, enlarged, its ink evened out) with the most
+///   confident kept, a second look at low-confidence lines at twice the size, keeping the better reading, and last the
+///   kept reading filled word by word from the other readings' sure words where it read nothing or noise.
 ///
 /// Initialised engines are pooled per configuration (languages, dictionary, custom words): one per concurrent
 /// recognition, reused across pages, never shared between threads.

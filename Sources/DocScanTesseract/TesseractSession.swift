@@ -138,6 +138,12 @@ struct PageReader {
         let glyphHeight = glyphs?.typicalHeight
         let minimumPixels = request.minimumTextHeight * Double(page.height)
         var mapping = mapping
+        // The kept reading with the sure words of the page's other readings where it read nothing or noise.
+        func filled(_ kept: [RecognizedBlock], from others: [[RecognizedBlock]]) -> [RecognizedBlock] {
+            let fill = WordFill.filling(kept, from: others)
+            if fill.filled > 0 { mapping.append("\(fill.filled) words filled in from its other readings") }
+            return fill.blocks
+        }
         let pixels = gray.scaled(by: scale)
         mapping.insert(
             level == .fast
@@ -225,8 +231,9 @@ struct PageReader {
             // lines of other pages too (under three quarters of the page's marks on lines it read, or few letters
             // for them).
             // Such a page is read again as one block with the faint print darkened, and the reading with more
-            // evidence kept. A form's drawn lines are erased first (``DrawnLineEraser``): read as one block, a field's
-            // box runs through the text it holds.
+            // evidence kept, filled with the other's sure words where it read nothing or noise (``WordFill``). A
+            // form's drawn lines are erased first (``DrawnLineEraser``): read as one block, a field's box runs
+            // through the text it holds.
             monitor.span = monitor.span.upperBound...1
             let first = Self.withoutEdgeNoise(blocks)
             let blockPixels =
@@ -240,9 +247,11 @@ struct PageReader {
                             mode: PSM_SINGLE_BLOCK, choices: wantsChoices))
             }
             if let asOneBlock, Self.readsBetter(asOneBlock, than: first) {
-                blocks = asOneBlock
+                blocks = filled(asOneBlock, from: [first])
                 mapping.append("kept the reading with faint print darkened, as one block")
-            } else if asOneBlock == nil {
+            } else if let asOneBlock {
+                blocks = filled(blocks, from: [asOneBlock])
+            } else {
                 mapping.append("gave up reading it as one block (over its time budget)")
             }
             lap("alternatives")
@@ -266,6 +275,10 @@ struct PageReader {
             blocks = Self.withoutEdgeNoise(
                 try secondLook(blocks, pixels: upright.pixels, resolution: resolution, choices: wantsChoices))
             lap("second_look")
+            // Last, what the kept reading still read as nothing or noise, from the others' sure words: after the
+            // drawn boxes' lines, which the fill would otherwise take a word of and so keep out, and after the
+            // second look, so that the words filled in stay marked as such (``RecognizedPage/asRead``).
+            blocks = filled(blocks, from: chosen.others)
         }
         blocks = withRules(blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, region: upright.region)
         blocks = BlockOrder.pairingRows(BlockOrder.arranged(Self.withoutEdgeBars(blocks, width: upright.pixels.width)))
@@ -451,17 +464,18 @@ struct PageReader {
     /// other ways even when its first reading is settled: its bold heading, total and barcode can be all that
     /// Tesseract's binarization keeps of it, read with certainty, while its faint item lines fall on the paper's side
     /// of the threshold. `marks` are the centres of the page's letter-like marks in `pixels` coordinates. Returns the
-    /// blocks in `pixels` coordinates, and which rendering won when it was not the first reading.
+    /// blocks in `pixels` coordinates, which rendering won when it was not the first reading, and the readings not
+    /// kept, for ``WordFill`` to fill the kept one from.
     func bestReading(
         _ first: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, marks: [Point], resolution: Double?,
         region: Rect?, choices: Bool
-    ) throws(RecognitionError) -> (blocks: [RecognizedBlock], rendering: String?) {
+    ) throws(RecognitionError) -> (blocks: [RecognizedBlock], rendering: String?, others: [[RecognizedBlock]]) {
         let first = Self.withoutEdgeNoise(first)
         guard
             Self.readsOtherWays(
                 first, width: pixels.width, height: pixels.height,
                 shareOfMarksRead: Self.readShare(of: marks, by: first, glyphHeight: glyphHeight ?? 0))
-        else { return (first, nil) }
+        else { return (first, nil, []) }
         var renderings: [(name: String, factor: Double, ink: InkTreatment, mode: TessPageSegMode)] = [
             ("as one block of text", 1, .asItIs, PSM_SINGLE_BLOCK),
             ("with faint print darkened, as one block", 1, .faintPrintDarkened, PSM_SINGLE_BLOCK),
@@ -478,7 +492,8 @@ struct PageReader {
         if let glyphHeight, glyphHeight >= 1 {
             renderings.append(("with its ink evened out", 1, .evenedOut(reach: Int(glyphHeight.rounded())), PSM_AUTO))
         }
-        var best = (blocks: first, rendering: String?.none)
+        var best = (blocks: first, rendering: String?.none, index: 0)
+        var readings = [first]
         for (n, rendering) in renderings.enumerated() {
             let share = 0.55 / Double(renderings.count)
             monitor.span = (0.3 + share * Double(n))...(0.3 + share * Double(n + 1))
@@ -494,13 +509,15 @@ struct PageReader {
                 Self.scaleBoxes(
                     try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
                     by: 1 / factor))
+            readings.append(blocks)
             if Self.readsBetter(blocks, than: best.blocks),
                 !Self.losesPrint(blocks, than: best.blocks, marks: marks, glyphHeight: glyphHeight ?? 0)
             {
-                best = (blocks, rendering.name)
+                best = (blocks, rendering.name, readings.count - 1)
             }
         }
-        return (best.blocks, best.rendering)
+        readings.remove(at: best.index)
+        return (best.blocks, best.rendering, readings)
     }
 
     /// What one of `accurate`'s other readings does to the page's ink before it is read.

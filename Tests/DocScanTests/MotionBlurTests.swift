@@ -250,6 +250,22 @@ struct SuspectedShakeTests {
         #expect(ScannedPage.readsBetter(refocused, than: little))
     }
 
+    @Test("Another rendering that reads the whole page, mostly unsure, is kept over a few sure lines read as taken")
+    func wholePageOverAFewSureLines() {
+        // The shape of the committed corpus's multi-03 receipt: as taken, its heading and a few lines read surely;
+        // unshaken, the same lines and most of its items, unsure (24.0% CER instead of 75.4%).
+        let sureLines: [(String, Double?)] = Array(repeating: ("RECEIPT", 0.9), count: 12)
+        let taken = Self.reading(sureLines)
+        let unshaken = Self.reading(sureLines + Array(repeating: ("Tomatoes", 0.5), count: 30))
+        // Its unsure words cost it more believable text than its sure ones hold over the page as taken.
+        #expect((unshaken.legibility ?? 0) < (taken.legibility ?? 0))
+        #expect(ScannedPage.readsTextLeftOut(unshaken, than: taken))
+        #expect(ScannedPage.readsBetter(unshaken, than: taken))
+        // Twice as many unsure words are noise: less believable text than none.
+        let noise = Self.reading(sureLines + Array(repeating: ("Tomatoes", 0.5), count: 60))
+        #expect(!ScannedPage.readsBetter(noise, than: taken))
+    }
+
     @Test("Only a smear longer than a stroke, with some notches and some loss of detail, is worth trying")
     func suspicion() {
         let corrector = MotionBlurCorrector()
