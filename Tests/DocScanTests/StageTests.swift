@@ -407,6 +407,29 @@ struct TextLayoutTests {
         #expect(try SpreadSplitter().findGutter(in: page) == nil)
     }
 
+    @Test("Dark stock with light print is never split, though its shading dips in the middle as a fold does")
+    func darkStockHasNoGutter() throws {
+        // Seed 99000 multi-03: a maroon business card (median 34 of 255), its name on the left and its address on the
+        // right, was cut in two where its shading dipped by 7 between them.
+        let width = 1000, height = 620
+        /// A card of `stock` grey with lines of `ink` in two blocks, shaded down the middle by up to 30%.
+        func card(stock: Double, ink: Double) throws -> Image {
+            func inBlock(_ x: Int, _ y: Int, columns: Range<Int>, rows: Range<Int>) -> Bool {
+                columns.contains(x) && rows.contains(y) && (y - rows.lowerBound) % 50 < 14 && x % 6 < 3
+            }
+            return try makeImage(width: width, height: height, format: .gray) { x, y in
+                let name = inBlock(x, y, columns: 80..<420, rows: 120..<260)
+                let address = inBlock(x, y, columns: 600..<920, rows: 380..<520)
+                let distance = abs(Double(x) - Double(width) / 2) / Double(width)
+                let shade = 1 - 0.3 * exp(-distance * distance / 0.0008)
+                return [UInt8((name || address ? ink : stock) * shade)]
+            }
+        }
+        #expect(try SpreadSplitter().findGutter(in: card(stock: 45, ink: 215)) == nil)
+        // The same card as light stock with dark print is taken for a spread: what tells them apart is the stock.
+        #expect(try SpreadSplitter().findGutter(in: card(stock: 235, ink: 40)) != nil)
+    }
+
     /// The width of ``rectifiedBook(paper:)``'s border: a dark cover (10 px) and a grey page block (8 px).
     static let bookBorder = 18
 
