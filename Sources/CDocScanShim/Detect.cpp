@@ -1979,7 +1979,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // On a pale desk, documents that step from it by little (every one found under 30 levels of lightness on
         // average) may lie beside others that step from it by nothing at all. Then the hairline pass runs too, and
         // the documents it finds apart from those found are added (seed 101000 multi-08: a receipt stepping by 13 was
-        // found, another receipt and a card beside it were not). Run on every photo of the corpus and sixteen
+        // found, another receipt and a card beside it were not). Run on every photo of the corpus and fifteen
         // generated sets, this pass added nothing else; about a fifth of photos step by so little.
         const bool tooSmall = largest(documents) < 0.02 * static_cast<double>(lab.total());
         const bool faintOnDesk = !documents.empty() && std::all_of(documents.begin(), documents.end(), [&](const Candidate &d) {
