@@ -636,6 +636,12 @@ double overlapArea(const Quad &a, const Quad &b) {
     return std::abs(area) / 2;
 }
 
+/// Whether outline `a` (of area `areaA`) overlaps `b` (of area `areaB`) by more than 15% of the smaller one: one over
+/// the other, not two documents lying side by side.
+bool overlapsMuch(const Quad &a, double areaA, const Quad &b, double areaB) {
+    return overlapArea(a, b) > 0.15 * std::min(areaA, areaB);
+}
+
 /// Fine detail of the photo: |gray - Gaussian(sigma 2)| in sixteenths of a grey level. Woven cloth, carpet, granite and
 /// wood grain are busy with it everywhere; paper only along its print.
 cv::Mat fineDetail(const cv::Mat &smallBGR) {
@@ -1791,7 +1797,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
                 // both be outlines) is part of it, not another document.
                 const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                    return overlapArea(d.quad, j.candidate.quad) > 0.15 * std::min(d.area, j.candidate.area);
+                    return overlapsMuch(d.quad, d.area, j.candidate.quad, j.candidate.area);
                 });
                 if (overlapsTaken) continue;
                 // One document cut in two along a line across it is put back together (the pieces meet within `seam`).
@@ -1818,7 +1824,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 std::sort(faint.begin(), faint.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
                 for (const auto &c : faint) {
                     const auto overlaps = [&](const Candidate &d) {
-                        return overlapArea(d.quad, c.quad) > 0.15 * std::min(d.area, c.area);
+                        return overlapsMuch(d.quad, d.area, c.quad, c.area);
                     };
                     if (std::any_of(documents.begin(), documents.end(), overlaps) ||
                         std::any_of(chosen.begin(), chosen.end(), overlaps) || smallestAngle(c.quad) < 70)
@@ -1895,7 +1901,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     // Not when what it adds is the desk, or a shadow on it (as ``select`` judges twins and frames).
                     if (stripIsDesk(lab, c.quad, piece.quad) || isShadowAround(lab, detail, c.quad, piece.quad)) continue;
                     const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                        return &d != &piece && overlapArea(c.quad, d.quad) > 0.15 * std::min(c.area, d.area);
+                        return &d != &piece && overlapsMuch(c.quad, c.area, d.quad, d.area);
                     });
                     if (!clearOfOthers) continue;
                     const double score = outlineScoreSeeingPast(views, c.quad);
@@ -1915,7 +1921,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 std::optional<Candidate> whole;
                 for (const auto &c : candidates) {
                     if (c.area < 0.1 * piece.area || c.area > 3 * piece.area) continue;
-                    if (overlapArea(c.quad, piece.quad) > 0.15 * std::min(c.area, piece.area)) continue;
+                    if (overlapsMuch(c.quad, c.area, piece.quad, piece.area)) continue;
                     const auto joined = joinedAlongSharedSide(piece.quad, c.quad, seam);
                     if (!joined || rectangleCornerAngle(*joined, lab.size()) < 85 ||
                         !(stripIsLitPaper(lab, *joined, c.quad) || stripIsLitPaper(lab, *joined, piece.quad)) ||
@@ -1923,7 +1929,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                         continue;
                     const double score = outlineScoreSeeingPast(views, *joined), area = std::abs(signedArea(*joined));
                     const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                        return &d != &piece && overlapArea(*joined, d.quad) > 0.15 * std::min(area, d.area);
+                        return &d != &piece && overlapsMuch(*joined, area, d.quad, d.area);
                     });
                     if (score >= 0.8 && clearOfOthers && (!whole || score > whole->score))
                         whole = Candidate{*joined, score, area};
@@ -1993,7 +1999,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             } else {
                 for (auto &found : withHairlines) {
                     const bool apart = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                        return overlapArea(d.quad, found.quad) > 0.15 * std::min(d.area, found.area);
+                        return overlapsMuch(d.quad, d.area, found.quad, found.area);
                     });
                     if (apart) documents.push_back(std::move(found));
                 }

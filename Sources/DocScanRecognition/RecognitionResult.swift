@@ -132,6 +132,9 @@ public struct RecognizedLine: Sendable, Codable, Equatable {
         self.words = words
     }
 
+    /// The line's words joined by spaces: its text once its words have changed.
+    package var wordsText: String { words.map(\.text).joined(separator: " ") }
+
     enum CodingKeys: String, CodingKey { case text, confidence, box, photoQuad = "photo_quad", candidates, words }
 
     /// The box around the characters of `range` (a range of `text`), like Vision's `boundingBox(for:)`: the union of
@@ -296,7 +299,7 @@ public struct RecognizedPage: Sendable, Codable, Equatable {
                 guard line.words.contains(where: { $0.tookPlaceOf != nil }) else { return line }
                 var line = line
                 line.words = line.words.flatMap(\.asRead)
-                line.text = line.words.map(\.text).joined(separator: " ")
+                line.text = line.wordsText
                 return line.words.isEmpty ? nil : line
             }
             return block.lines.isEmpty ? nil : block

@@ -64,7 +64,7 @@ struct CustomWords {
                         changed = true
                     }
                 }
-                if changed { block.lines[l].text = block.lines[l].words.map(\.text).joined(separator: " ") }
+                if changed { block.lines[l].text = block.lines[l].wordsText }
             }
             return block
         }

@@ -25,7 +25,7 @@ struct ResultExtractor {
             finishWord()
             guard var finished = line else { return }
             line = nil
-            finished.text = finished.words.map(\.text).joined(separator: " ")
+            finished.text = finished.wordsText
             if !finished.words.isEmpty, !blocks.isEmpty { blocks[blocks.count - 1].lines.append(finished) }
         }
         repeat {

@@ -604,7 +604,7 @@ struct PageReader {
                 while let last = line.words.last, isDropped(last) { line.words.removeLast() }
                 guard line.words.count < wordCount else { return line }
                 guard let box = Rect(enclosing: line.words.map(\.box)) else { return nil }
-                line.text = line.words.map(\.text).joined(separator: " ")
+                line.text = line.wordsText
                 line.box = box
                 return line
             }

@@ -149,7 +149,7 @@ enum WordFill {
         let middle = word.box.minX + word.box.width / 2
         let at = line.words.firstIndex { $0.box.minX + $0.box.width / 2 > middle } ?? line.words.endIndex
         line.words.insert(word, at: at)
-        line.text = line.words.map(\.text).joined(separator: " ")
+        line.text = line.wordsText
         line.box = line.box.union(word.box)
         return line
     }
@@ -163,7 +163,7 @@ enum WordFill {
         for place in places.sorted(by: { ($0.block, $0.line, $0.word) > ($1.block, $1.line, $1.word) }) {
             blocks[place.block].lines[place.line].words.remove(at: place.word)
             var line = blocks[place.block].lines[place.line]
-            line.text = line.words.map(\.text).joined(separator: " ")
+            line.text = line.wordsText
             line.box = Rect(enclosing: line.words.map(\.box)) ?? line.box
             blocks[place.block].lines[place.line] = line
         }
