@@ -916,15 +916,15 @@ bool stripIsLitPaper(const cv::Mat &lab, const Quad &larger, const Quad &smaller
 /// desk round it), or of a grey rim round it (the side of a book's page block), rather than of a document: the desk
 /// just outside `outer` is plain (its fine detail under four times a plain surface's), and the strip between the
 /// outlines is that desk in shade. At least 80% of the strip has the desk's chroma; it is darker than the desk by 15
-/// levels or more but keeps at least 60% of its light; its fine detail is at most half as much again as the desk's
-/// (no print); and the paper of `inner` is lighter than it by 10 levels. A page's margin round a table printed on it
-/// is the page's own paper, as light as the table's; a shadowed part of a page holds print. A strip too thin for its
-/// detail to be judged (a book's rim) is too thin to hold print; false when the colours or the band outside cannot be
-/// judged.
+/// levels or more but keeps at least 60% of its light; its fine detail is at most twice the desk's (no print: the
+/// side of a book's page block, its sheets' edges, measured 64 against a desk's 32); and the paper of `inner` is
+/// lighter than it by 10 levels. A page's margin round a table printed on it is the page's own paper, as light as the
+/// table's; a shadowed part of a page holds print. A strip too thin for its detail to be judged (a book's rim) is too
+/// thin to hold print; false when the colours or the band outside cannot be judged.
 bool isShadowAround(const cv::Mat &lab, const cv::Mat &detail, const Quad &outer, const Quad &inner) {
     const auto deskDetail = quantileJustOutside(detail, outer, 0.9);
     const auto stripDetail = ringQuantile(detail, outer, inner, 0.9);
-    if (!deskDetail || *deskDetail > 4 * plainSurface || (stripDetail && *stripDetail > 1.5 * *deskDetail + 8)) return false;
+    if (!deskDetail || *deskDetail > 4 * plainSurface || (stripDetail && *stripDetail > 2 * *deskDetail + 8)) return false;
     const auto colours = stripColours(lab, outer, inner);
     if (!colours) return false;
     const double strip = colours->stripLightness, desk = colours->outsideLightness;
@@ -965,19 +965,39 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // But not across rough surface: the grains of granite or carpet next to a card make outlines of their
             // own round it, each nearly as well supported as the last. (Far more detail than a surface's grain is
             // the edge of a book's cover and page block, in a ring too thin to show anything else.)
-            const auto acrossRoughSurface = [&] {
+            const auto acrossRoughSurface = [&](const Quad &outer, const Quad &inner) {
                 // The lower quartile of the detail, so that print on paper does not count.
-                const double ring = ringQuantile(detail, candidate.quad, chosen[i].quad, 0.25).value_or(0);
+                const double ring = ringQuantile(detail, outer, inner, 0.25).value_or(0);
                 if (ring >= 3 * plainSurface && ring < 8 * plainSurface) return true;
                 // Nor across a strip of woven surface (granite and cloth beside a card and the thumb over it): one
                 // past the bar for paper, and woven nearly as the surface is (half the texture of a band just outside
                 // the outline or more; cloth there measured 34-41). A book's page in a phone's shadow, its print and
                 // the noise of the shade taking it just past the bar (16 against 15.9, seed 65000 spread-01), is not.
                 if (views.texture.empty()) return false;
-                const auto strip = ringQuantile(views.texture, candidate.quad, chosen[i].quad, 0.5);
+                const auto strip = ringQuantile(views.texture, outer, inner, 0.5);
                 if (strip.value_or(0) <= views.smoothBelow) return false;
-                const auto beyond = quantileJustOutside(views.texture, candidate.quad, 0.5);
+                const auto beyond = quantileJustOutside(views.texture, outer, 0.5);
                 return !beyond || *strip >= 0.5 * *beyond;
+            };
+            // Whether the strip that `outer` adds round `inner` is the surface that lies beyond `outer`, textured as
+            // it is: with the detail of a textured desk (twice a plain one's or more, and six tenths of the desk's
+            // just outside at least) and its colour (its chroma over eight tenths of the strip, its lightness within
+            // 15 levels), as coarse granite round a dark card is, whose grains are too large for the fine detail to
+            // call rough; or, on woven cloth, clearly woven (the bar for paper and three tenths more) and as woven as
+            // the cloth beyond (nine tenths of its texture), as a row of a gingham's squares past a page's edge is.
+            // A card's coloured band or a page's margin has the paper's smoothness, and a book's rim its own colour.
+            const auto stripIsSurface = [&](const Quad &outer, const Quad &inner) {
+                const auto ring = ringQuantile(detail, outer, inner, 0.25), desk = quantileJustOutside(detail, outer, 0.25);
+                if (ring && desk && *ring >= 2 * plainSurface && *ring >= 0.6 * *desk) {
+                    const auto colours = stripColours(views.lab, outer, inner);
+                    if (colours && colours->stripLikeOutside >= 0.8 &&
+                        std::abs(colours->stripLightness - colours->outsideLightness) < 15)
+                        return true;
+                }
+                if (views.texture.empty()) return false;
+                const auto strip = ringQuantile(views.texture, outer, inner, 0.5);
+                const auto beyond = quantileJustOutside(views.texture, outer, 0.5);
+                return strip && beyond && *strip >= 1.3 * views.smoothBelow && *strip >= 0.9 * *beyond;
             };
             // Of two near twins (within a tenth of each other's area, the smaller nearly all inside the larger, and
             // parting along one side), the larger one reaches onto the desk when the strip it adds has the desk's
@@ -1017,7 +1037,8 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 return !framesIt && outlineScoreSeeingPast(views, candidate.quad) <
                                         outlineScoreSeeingPast(views, chosen[i].quad) - tolerance;
             };
-            if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) && !acrossRoughSurface() &&
+            if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) &&
+                !acrossRoughSurface(candidate.quad, chosen[i].quad) && !stripIsSurface(candidate.quad, chosen[i].quad) &&
                 !reachesOntoDesk(candidate, chosen[i]) &&
                 !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast()) {
                 swallowed.push_back(i);
@@ -1030,6 +1051,15 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                        stripIsDeskAroundPaper(views.lab, chosen[i].quad, candidate.quad)) {
                 // A paper inside a chosen outline that adds only desk round it (cells of a checked cloth outlined
                 // more crisply than a defocused page's edge) is the document.
+                swallowed.push_back(i);
+            } else if (candidate.area < chosen[i].area && chosen[i].area <= 1.25 * candidate.area &&
+                       shared >= 0.85 * candidate.area && candidate.score >= chosen[i].score - 0.05 &&
+                       (stripIsSurface(chosen[i].quad, candidate.quad) ||
+                        isShadowAround(views.lab, detail, chosen[i].quad, candidate.quad))) {
+                // The same judgement the other way round: a near twin chosen first, for being larger and as well
+                // supported, gives way to the smaller one inside it when the strip it adds is the surface or a
+                // shadow on it (the grey side of a book's page block along its pages, a row of a cloth's squares
+                // past a page's top), across which it could not have replaced the smaller one had that come first.
                 swallowed.push_back(i);
             } else if (truerPastOccluder()) {
                 swallowed.push_back(i);
