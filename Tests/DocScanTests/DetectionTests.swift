@@ -432,12 +432,17 @@ struct DetectionTests {
             ),
         ])
     func pageOnWovenCloth(fixture: String, corners: [(Double, Double)]) throws {
+        try Self.expectOnlyDocument(in: fixture, at: corners)
+    }
+
+    /// Detects the documents in `fixture` and expects exactly one, outlined within 0.97 IoU of `corners`.
+    static func expectOnlyDocument(in fixture: String, at corners: [(Double, Double)]) throws {
         let photo = try ImageLoader().load(contentsOf: TestData.fixture(fixture)).image
-        let page = Quad(corners.map { Point(x: $0.0, y: $0.1) })
+        let truth = Quad(corners.map { Point(x: $0.0, y: $0.1) })
         let documents = try DocumentDetector().detect(in: photo)
         #expect(documents.count == 1, "\(documents.map(\.quad))")
-        let best = documents.map { $0.quad.intersectionOverUnion(page) }.max() ?? 0
-        #expect(best >= 0.97, "best IoU with the page \(best)")
+        let best = documents.map { $0.quad.intersectionOverUnion(truth) }.max() ?? 0
+        #expect(best >= 0.97, "best IoU with the document \(best)")
     }
 
     @Test(
@@ -463,12 +468,7 @@ struct DetectionTests {
             ),
         ])
     func stripOfSurfaceIsNoPartOfTheDocument(fixture: String, corners: [(Double, Double)]) throws {
-        let photo = try ImageLoader().load(contentsOf: TestData.fixture(fixture)).image
-        let document = Quad(corners.map { Point(x: $0.0, y: $0.1) })
-        let documents = try DocumentDetector().detect(in: photo)
-        #expect(documents.count == 1, "\(documents.map(\.quad))")
-        let best = documents.map { $0.quad.intersectionOverUnion(document) }.max() ?? 0
-        #expect(best >= 0.97, "best IoU with the document \(best)")
+        try Self.expectOnlyDocument(in: fixture, at: corners)
     }
 
     @Test("A book beside the hard shadow a phone casts is one document: the shadow's band holds no print")
