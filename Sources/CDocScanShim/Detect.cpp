@@ -926,7 +926,8 @@ bool stripIsLitPaper(const cv::Mat &lab, const Quad &larger, const Quad &smaller
 bool isShadowAround(const cv::Mat &lab, const cv::Mat &detail, const Quad &outer, const Quad &inner) {
     const auto deskDetail = quantileJustOutside(detail, outer, 0.9);
     const auto stripDetail = ringQuantile(detail, outer, inner, 0.9);
-    if (!deskDetail || *deskDetail > 4 * plainSurface || (stripDetail && *stripDetail > 2 * *deskDetail + 8)) return false;
+    if (!deskDetail || *deskDetail > 4 * plainSurface || (stripDetail && *stripDetail > 2 * *deskDetail + 8))
+        return false;
     const auto colours = stripColours(lab, outer, inner);
     if (!colours) return false;
     const double strip = colours->stripLightness, desk = colours->outsideLightness;
@@ -989,7 +990,8 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // the cloth beyond (nine tenths of its texture), as a row of a gingham's squares past a page's edge is.
             // A card's coloured band or a page's margin has the paper's smoothness, and a book's rim its own colour.
             const auto stripIsSurface = [&](const Quad &outer, const Quad &inner) {
-                const auto ring = ringQuantile(detail, outer, inner, 0.25), desk = quantileJustOutside(detail, outer, 0.25);
+                const auto ring = ringQuantile(detail, outer, inner, 0.25);
+                const auto desk = quantileJustOutside(detail, outer, 0.25);
                 if (ring && desk && *ring >= 2 * plainSurface && *ring >= 0.6 * *desk) {
                     const auto colours = stripColours(views.lab, outer, inner);
                     if (colours && colours->stripLikeOutside >= 0.8 &&
@@ -1040,7 +1042,8 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                                         outlineScoreSeeingPast(views, chosen[i].quad) - tolerance;
             };
             if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) &&
-                !acrossRoughSurface(candidate.quad, chosen[i].quad) && !stripIsSurface(candidate.quad, chosen[i].quad) &&
+                !acrossRoughSurface(candidate.quad, chosen[i].quad) &&
+                !stripIsSurface(candidate.quad, chosen[i].quad) &&
                 !reachesOntoDesk(candidate, chosen[i]) &&
                 !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast()) {
                 swallowed.push_back(i);
@@ -1493,10 +1496,10 @@ bool repeats(const Candidate &candidate, const std::vector<Candidate> &all, cons
 /// same paper on both sides of it, darker beyond (by 15 levels or more along seven tenths of it, keeping a third of
 /// the light, its chroma within ``otherChroma``). The sides beside the cut are followed past it, as far as three times
 /// the longer of them, and a far side closes the outline: the two runs past the cut and the far side must each step
-/// along six tenths of itself, and the whole must be a rectangle to a camera (within 3 degrees of square). Of such outlines, the smallest
-/// within 0.05 of the best supported is the document: a shadow's own edge beyond it can close an outline as crisp. A
-/// document on a desk of its own chroma and darker passes the first test, but its sides do not run on past its
-/// corners.
+/// along six tenths of itself, and the whole must be a rectangle to a camera (within 3 degrees of square). Of such
+/// outlines, the smallest within 0.05 of the best supported is the document: a shadow's own edge beyond it can close an
+/// outline as crisp. A document on a desk of its own chroma and darker passes the first test, but its sides do not run
+/// on past its corners.
 std::optional<Quad> completedPastShadow(const Views &views, const Quad &piece) {
     const cv::Size frame = views.lab.size();
     if (isDegenerate(piece) || rectangleCornerAngle(piece, frame) >= 85) return std::nullopt;
