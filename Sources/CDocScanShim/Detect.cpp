@@ -965,43 +965,55 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             const bool nearTwin = candidate.area <= 1.25 * chosen[i].area;
             const double tolerance = nearTwin ? 0.05 : 0.12;
             const double rivalScore = nearTwin ? strongestTwinScore(chosen[i], candidate.area) : chosen[i].score;
+            // What the strip between two nested outlines is like, measured once for the tests below: its fine detail
+            // and the desk's just outside `outer` (lower quartiles, so that print on paper does not count), and, on
+            // woven cloth, its fine texture and the cloth's just outside (medians).
+            struct Strip {
+                std::optional<double> detail, deskDetail, texture, textureBeyond;
+            };
+            const auto measured = [&](const Quad &outer, const Quad &inner) {
+                Strip strip{ringQuantile(detail, outer, inner, 0.25), quantileJustOutside(detail, outer, 0.25)};
+                if (!views.texture.empty()) {
+                    strip.texture = ringQuantile(views.texture, outer, inner, 0.5);
+                    strip.textureBeyond = quantileJustOutside(views.texture, outer, 0.5);
+                }
+                return strip;
+            };
             // But not across rough surface: the grains of granite or carpet next to a card make outlines of their
             // own round it, each nearly as well supported as the last. (Far more detail than a surface's grain is
             // the edge of a book's cover and page block, in a ring too thin to show anything else.)
-            const auto acrossRoughSurface = [&](const Quad &outer, const Quad &inner) {
-                // The lower quartile of the detail, so that print on paper does not count.
-                const double ring = ringQuantile(detail, outer, inner, 0.25).value_or(0);
+            const auto isRough = [&](const Strip &strip) {
+                const double ring = strip.detail.value_or(0);
                 if (ring >= 3 * plainSurface && ring < 8 * plainSurface) return true;
                 // Nor across a strip of woven surface (granite and cloth beside a card and the thumb over it): one
                 // past the bar for paper, and woven nearly as the surface is (half the texture of a band just outside
                 // the outline or more; cloth there measured 34-41). A book's page in a phone's shadow, its print and
                 // the noise of the shade taking it just past the bar (16 against 15.9, seed 65000 spread-01), is not.
-                if (views.texture.empty()) return false;
-                const auto strip = ringQuantile(views.texture, outer, inner, 0.5);
-                if (strip.value_or(0) <= views.smoothBelow) return false;
-                const auto beyond = quantileJustOutside(views.texture, outer, 0.5);
-                return !beyond || *strip >= 0.5 * *beyond;
+                if (views.texture.empty() || strip.texture.value_or(0) <= views.smoothBelow) return false;
+                return !strip.textureBeyond || *strip.texture >= 0.5 * *strip.textureBeyond;
             };
-            // Whether the strip that `outer` adds round `inner` is the surface that lies beyond `outer`, textured as
+            // Whether a strip that `outer` adds round `inner` is the surface that lies beyond `outer`, textured as
             // it is: with the detail of a textured desk (twice a plain one's or more, and six tenths of the desk's
             // just outside at least) and its colour (its chroma over eight tenths of the strip, its lightness within
             // 15 levels), as coarse granite round a dark card is, whose grains are too large for the fine detail to
             // call rough; or, on woven cloth, clearly woven (the bar for paper and three tenths more) and as woven as
             // the cloth beyond (nine tenths of its texture), as a row of a gingham's squares past a page's edge is.
             // A card's coloured band or a page's margin has the paper's smoothness, and a book's rim its own colour.
-            const auto stripIsSurface = [&](const Quad &outer, const Quad &inner) {
-                const auto ring = ringQuantile(detail, outer, inner, 0.25);
-                const auto desk = quantileJustOutside(detail, outer, 0.25);
-                if (ring && desk && *ring >= 2 * plainSurface && *ring >= 0.6 * *desk) {
+            const auto isSurface = [&](const Strip &strip, const Quad &outer, const Quad &inner) {
+                if (strip.detail && strip.deskDetail && *strip.detail >= 2 * plainSurface &&
+                    *strip.detail >= 0.6 * *strip.deskDetail) {
                     const auto colours = stripColours(views.lab, outer, inner);
                     if (colours && colours->stripLikeOutside >= 0.8 &&
                         std::abs(colours->stripLightness - colours->outsideLightness) < 15)
                         return true;
                 }
-                if (views.texture.empty()) return false;
-                const auto strip = ringQuantile(views.texture, outer, inner, 0.5);
-                const auto beyond = quantileJustOutside(views.texture, outer, 0.5);
-                return strip && beyond && *strip >= 1.3 * views.smoothBelow && *strip >= 0.9 * *beyond;
+                return strip.texture && strip.textureBeyond && *strip.texture >= 1.3 * views.smoothBelow &&
+                       *strip.texture >= 0.9 * *strip.textureBeyond;
+            };
+            // Whether the strip that `outer` adds round `inner` is rough surface, or the surface beyond `outer`.
+            const auto addsSurface = [&](const Quad &outer, const Quad &inner) {
+                const Strip strip = measured(outer, inner);
+                return isRough(strip) || isSurface(strip, outer, inner);
             };
             // Of two near twins (within a tenth of each other's area, the smaller nearly all inside the larger, and
             // parting along one side), the larger one reaches onto the desk when the strip it adds has the desk's
@@ -1042,8 +1054,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                                         outlineScoreSeeingPast(views, chosen[i].quad) - tolerance;
             };
             if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) &&
-                !acrossRoughSurface(candidate.quad, chosen[i].quad) &&
-                !stripIsSurface(candidate.quad, chosen[i].quad) &&
+                !addsSurface(candidate.quad, chosen[i].quad) &&
                 !reachesOntoDesk(candidate, chosen[i]) &&
                 !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast()) {
                 swallowed.push_back(i);
@@ -1059,7 +1070,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && chosen[i].area <= 1.25 * candidate.area &&
                        shared >= 0.85 * candidate.area && candidate.score >= chosen[i].score - 0.05 &&
-                       (stripIsSurface(chosen[i].quad, candidate.quad) ||
+                       (isSurface(measured(chosen[i].quad, candidate.quad), chosen[i].quad, candidate.quad) ||
                         isShadowAround(views.lab, detail, chosen[i].quad, candidate.quad))) {
                 // The same judgement the other way round: a near twin chosen first, for being larger and as well
                 // supported, gives way to the smaller one inside it when the strip it adds is the surface or a
@@ -1500,7 +1511,7 @@ bool repeats(const Candidate &candidate, const std::vector<Candidate> &all, cons
 /// outlines, the smallest within 0.05 of the best supported is the document: a shadow's own edge beyond it can close an
 /// outline as crisp. A document on a desk of its own chroma and darker passes the first test, but its sides do not run
 /// on past its corners.
-std::optional<Quad> completedPastShadow(const Views &views, const Quad &piece) {
+std::optional<Candidate> completedPastShadow(const Views &views, const Quad &piece) {
     const cv::Size frame = views.lab.size();
     if (isDegenerate(piece) || rectangleCornerAngle(piece, frame) >= 85) return std::nullopt;
     const double orientation = signedArea(piece) > 0 ? 1 : -1;
@@ -1511,7 +1522,7 @@ std::optional<Quad> completedPastShadow(const Views &views, const Quad &piece) {
     const auto inFrame = [&](cv::Point2d p) {
         return p.x >= 0 && p.y >= 0 && p.x <= frame.width - 1 && p.y <= frame.height - 1;
     };
-    std::vector<std::pair<Quad, double>> found;  // outlines and their scores
+    std::vector<Candidate> found;
     for (int cut = 0; cut < 4; ++cut) {
         const cv::Point2d a = piece[cut], b = piece[(cut + 1) % 4];
         int shaded = 0, total = 0;
@@ -1520,35 +1531,38 @@ std::optional<Quad> completedPastShadow(const Views &views, const Quad &piece) {
             if (!sample<cv::Vec3f>(views.lab, in, inside) || !sample<cv::Vec3f>(views.lab, out, outside)) return;
             ++total;
             shaded += inside[0] - outside[0] >= 15 && outside[0] >= inside[0] / 3 &&
-                      std::hypot(inside[1] - outside[1], inside[2] - outside[2]) < otherChroma;
+                      chromaDistance(cv::Scalar(inside), cv::Scalar(outside)) < otherChroma;
         });
         if (total < samples / 2 || shaded < 0.7 * total) continue;
         const cv::Point2d before = piece[(cut + 3) % 4], after = piece[(cut + 2) % 4];
         const double lengthBefore = cv::norm(a - before), lengthAfter = cv::norm(b - after);
         const cv::Point2d runA = (a - before) * (1 / lengthBefore), runB = (b - after) * (1 / lengthAfter);
         const double reach = 3 * std::max(lengthBefore, lengthAfter), step = std::max(1.0, reach / 60);
+        // The corners that the side through `b` can run on to past the cut, stepping all the way, found once for all
+        // the corners on the side through `a`.
+        std::vector<cv::Point2d> cornersB;
+        for (double tb = step; tb <= reach; tb += step) {
+            const cv::Point2d cornerB = b + runB * tb;
+            if (!inFrame(cornerB)) break;
+            if (steps(cornerB, b)) cornersB.push_back(cornerB);
+        }
         for (double ta = step; ta <= reach; ta += step) {
             const cv::Point2d cornerA = a + runA * ta;
             if (!inFrame(cornerA)) break;
             if (!steps(a, cornerA)) continue;
-            for (double tb = step; tb <= reach; tb += step) {
-                const cv::Point2d cornerB = b + runB * tb;
-                if (!inFrame(cornerB)) break;
+            for (const cv::Point2d &cornerB : cornersB) {
                 Quad whole = piece;
                 whole[cut] = cornerA, whole[(cut + 1) % 4] = cornerB;
-                if (!isConvex(whole) || rectangleCornerAngle(whole, frame) < 87) continue;
-                if (!steps(cornerB, b) || !steps(cornerA, cornerB)) continue;
-                found.push_back({whole, outlineScore(views, whole)});
+                if (!isConvex(whole) || rectangleCornerAngle(whole, frame) < 87 || !steps(cornerA, cornerB)) continue;
+                found.push_back({whole, outlineScore(views, whole), std::abs(signedArea(whole))});
             }
         }
     }
-    double bestScore = 0, smallest = 1e18;
-    for (const auto &f : found) bestScore = std::max(bestScore, f.second);
-    std::optional<Quad> best;
-    for (const auto &f : found) {
-        const double area = std::abs(signedArea(f.first));
-        if (f.second >= bestScore - 0.05 && area < smallest) smallest = area, best = f.first;
-    }
+    double bestScore = 0;
+    for (const auto &c : found) bestScore = std::max(bestScore, c.score);
+    std::optional<Candidate> best;
+    for (const auto &c : found)
+        if (c.score >= bestScore - 0.05 && (!best || c.area < best->area)) best = c;
     return best;
 }
 
@@ -2038,11 +2052,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             for (auto &piece : documents) {
                 const auto whole = completedPastShadow(views, piece.quad);
                 if (!whole) continue;
-                const Candidate completed{*whole, outlineScore(views, *whole), std::abs(signedArea(*whole))};
                 const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                    return &d != &piece && overlapsMuch(completed.quad, completed.area, d.quad, d.area);
+                    return &d != &piece && overlapsMuch(whole->quad, whole->area, d.quad, d.area);
                 });
-                if (clearOfOthers) piece = completed;
+                if (clearOfOthers) piece = *whole;
             }
             return Found{documents, chosen};
         };
