@@ -12,6 +12,7 @@ Needs Pillow and the Debian fonts fonts-dejavu-core, fonts-liberation and fonts-
 (Noto) are left for testing: see make_codes.py.
 """
 import argparse
+import base64
 import json
 import os
 import random
@@ -27,6 +28,7 @@ FONTS = [
 ]
 SIZES = [22, 30, 40]
 SLANTS = [-2.0, 0.0, 2.0]
+SAMPLE_FIELDS = ["char", "width", "height", "size", "rise", "bits"]
 
 
 def crop(char, font, slant, blur):
@@ -50,10 +52,11 @@ def crop(char, font, slant, blur):
     ink = ink.crop(box)
     width, height = ink.size
     bits = "".join("1" if v else "0" for v in ink.getdata())
-    # Hex, four pixels to a digit, rows run on, after a leading 1 that keeps leading zeros.
-    bits += "0" * (-len(bits) % 4)
-    return {"char": char, "width": width, "height": height, "bits": "%x" % int("1" + bits, 2),
-            "size": round(height / cap_height, 3), "rise": round((baseline - box[3]) / cap_height, 3)}
+    # Rows run on, eight pixels to a byte (the first in the highest bit, zeros after the last), in base64.
+    bits += "0" * (-len(bits) % 8)
+    packed = base64.b64encode(int(bits, 2).to_bytes(len(bits) // 8, "big")).decode()
+    # As SAMPLE_FIELDS names them.
+    return [char, width, height, round(height / cap_height, 3), round((baseline - box[3]) / cap_height, 3), packed]
 
 
 def main():
@@ -77,7 +80,8 @@ def main():
                     sample = crop(char, font, slant, blur)
                     if sample:
                         samples.append(sample)
-    model = {"alphabet": ALPHABET, "fonts": fonts, "sizes": SIZES, "slants": SLANTS, "samples": samples}
+    model = {"alphabet": ALPHABET, "fonts": fonts, "sizes": SIZES, "slants": SLANTS, "sample_fields": SAMPLE_FIELDS,
+             "samples": samples}
     with open(args.out, "w") as out:
         json.dump(model, out, separators=(",", ":"))
     print(f"{len(samples)} glyphs from {len(fonts)} fonts written to {args.out} ({os.path.getsize(args.out) // 1024} KB)")

@@ -42,6 +42,30 @@ struct CorpusTests {
         #expect(TestData.corpusPhotos.count >= 40)
     }
 
+    /// The photos live in the repository so the tests need no generator, and a clone must stay lean: the corpus,
+    /// the fixtures and everything else that is neither hidden (`.build`, `.git`) nor ignored fit in 40 MB.
+    /// Fixtures are stored progressive (`jpegtran -copy all -progressive`, the same pixels) and cut to the part a
+    /// test needs (`jpegtran -crop` at multiples of 16 pixels loses nothing either).
+    @Test("The repository's files stay under 40 MB")
+    func repositoryLean() throws {
+        let skipped: Set<String> = ["docscan-out", "out", "__pycache__", "Package.resolved"]
+        var bytes = 0
+        let files = try #require(
+            FileManager.default.enumerator(
+                at: TestData.packageRoot, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey],
+                options: [.skipsHiddenFiles]))
+        for case let url as URL in files {
+            if skipped.contains(url.lastPathComponent) {
+                files.skipDescendants()
+                continue
+            }
+            let values = try url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
+            if values.isRegularFile == true { bytes += values.fileSize ?? 0 }
+        }
+        #expect(bytes > 20_000_000, "the corpus and fixtures were counted")
+        #expect(bytes < 40_000_000, "\(bytes) bytes")
+    }
+
     @Test(
         "Each photo: every page found with IoU ≥ 0.90 and corners within 2.5% of the photo's diagonal",
         arguments: TestData.corpusPhotos)

@@ -510,9 +510,9 @@ struct DetectionTests {
         // Seed 27000 receipt-04 (12 MP, shaken by 9.7 px): a hand's shadow across a receipt on wood and a thumb over
         // its end. The receipt's outline took in the shadowed strip but not the tip of the thumb, a speck half over
         // its edge, and lost to the strip (IoU 0.10).
-        // (JPEG quality 80 here.)
+        // (JPEG quality 60 here.)
         ("receipt-under-hand-shadow-and-thumb.jpg", [(141.2, 2922.8), (297.4, 1091.0), (3984.3, 1612.2), (3680.6, 2799.7)], 0.97),
-        // Seed 29000 receipt-02 (12 MP, JPEG quality 80 here): a shadow's edge across a receipt's end on wood runs on
+        // Seed 29000 receipt-02 (12 MP, JPEG quality 60 here): a shadow's edge across a receipt's end on wood runs on
         // across the lit desk beyond it, and the outline it closes (the receipt and a strip of desk) was chosen
         // over the receipt's own, both fully supported (IoU 0.966, the page read askew).
         ("receipt-past-shadow-edge-on-wood.jpg", [(1535.9, 224.6), (2463.6, 385.8), (2144.2, 3591.2), (1064.0, 3467.2)], 0.985),

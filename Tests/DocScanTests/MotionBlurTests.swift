@@ -6,8 +6,8 @@ import Testing
 
 /// Camera shake: measured on generated photos whose shake the generator recorded (fixtures `shaken-*.jpg`, from the
 /// corpus the generator made before November 2026; `shaken-prose.jpg` and `shaken-receipt.jpg` saved again at JPEG
-/// quality 80 to keep the repository small), never found in sharp corpus photos, and removed only inside the region
-/// asked for.
+/// quality 80 to keep the repository small, and `shaken-prose.jpg` cut to its page and a margin of the cloth round
+/// it), never found in sharp corpus photos, and removed only inside the region asked for.
 @Suite("Motion blur")
 struct MotionBlurTests {
     /// The shake the generator put into a photo: its length and direction in upright photo pixels.

@@ -13,13 +13,24 @@ public struct GlyphModel: Sendable {
     /// - Throws: a message naming the file when it is missing or not a glyph model.
     public init(contentsOf url: URL) throws {
         struct Stored: Decodable {
+            /// `[char, width, height, size, rise, bits]`, as `sample_fields` names them.
             struct Sample: Decodable {
                 var char: String
                 var width: Int
                 var height: Int
-                var bits: String
                 var size: Double
                 var rise: Double
+                var bits: String
+
+                init(from decoder: any Decoder) throws {
+                    var fields = try decoder.unkeyedContainer()
+                    char = try fields.decode(String.self)
+                    width = try fields.decode(Int.self)
+                    height = try fields.decode(Int.self)
+                    size = try fields.decode(Double.self)
+                    rise = try fields.decode(Double.self)
+                    bits = try fields.decode(String.self)
+                }
             }
             var alphabet: String
             var samples: [Sample]
@@ -32,7 +43,7 @@ public struct GlyphModel: Sendable {
         }
         var labels: [Character] = [], features: [Float] = []
         for sample in stored.samples {
-            guard let char = sample.char.first, let mask = Self.mask(hex: sample.bits, count: sample.width * sample.height)
+            guard let char = sample.char.first, let mask = Self.mask(base64: sample.bits, count: sample.width * sample.height)
             else { throw GlyphModelError("the glyph model \(url.path) holds a sample that is not a bitmap") }
             labels.append(char)
             features += GlyphFeatures.vector(
@@ -78,16 +89,11 @@ public struct GlyphModel: Sendable {
         return (winner, share)
     }
 
-    private static func mask(hex: String, count: Int) -> [Bool]? {
-        var bits: [Bool] = []
-        bits.reserveCapacity(hex.count * 4)
-        for (index, digit) in hex.enumerated() {
-            guard let value = digit.hexDigitValue else { return nil }
-            if index == 0 { continue }  // the leading 1 that keeps leading zeros
-            for shift in stride(from: 3, through: 0, by: -1) { bits.append(value >> shift & 1 == 1) }
-        }
-        guard bits.count >= count else { return nil }
-        return Array(bits.prefix(count))
+    /// The glyph's pixels, row after row, from `bits`: base64 of their bits, the first pixel in the first byte's
+    /// highest bit, padded with zeros to a whole byte.
+    private static func mask(base64 bits: String, count: Int) -> [Bool]? {
+        guard let bytes = Data(base64Encoded: bits), bytes.count * 8 >= count else { return nil }
+        return (0..<count).map { bytes[bytes.startIndex + $0 / 8] >> (7 - $0 % 8) & 1 == 1 }
     }
 }
 
