@@ -8,15 +8,15 @@
 // step from smooth to woven; there the smooth regions are proposed too, and outlines with woven surface inside their
 // rim dropped. A quadrilateral that no camera could see a rectangle as (a piece cut off by a slanting shadow's edge)
 // scores low. The best non-overlapping ones win, preferring an outline over the parts inside it (unless what it adds is
-// the desk, lit or in shade) and passing over shadows (darker than their surroundings, with no print); outlines around
-// rough surface (carpet, granite), cells of a repeating pattern, and weakly outlined regions without lines of print are
-// dropped, where a stretch of outline hidden under a thumb counts as outlined; an outline just short of the bar beside
-// the documents found (a pale card on a pale desk) is kept when it holds clear lines of print on smooth stock. Pieces
-// of one document are put back together, and specks of the surface cut off by the frame dropped. An outline chosen and
-// then dropped (a shadow that reaches over a page's print) no longer keeps out the outlines it overlaps: the choice is
-// made again without it, and kept when it covers more without taking in desk. Finally each side is moved onto the
-// strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side
-// is hidden.
+// the desk, lit or in shade, or reaches across bare desk to borrow the edge of another document) and passing over
+// shadows (darker than their surroundings, with no print); outlines around rough surface (carpet, granite), cells of a
+// repeating pattern, and weakly outlined regions without lines of print are dropped, where a stretch of outline hidden
+// under a thumb counts as outlined; an outline just short of the bar beside the documents found (a pale card on a pale
+// desk) is kept when it holds clear lines of print on smooth stock. Pieces of one document are put back together, and
+// specks of the surface cut off by the frame dropped. An outline chosen and then dropped (a shadow that reaches over a
+// page's print) no longer keeps out the outlines it overlaps: the choice is made again without it, and kept when it
+// covers more without taking in desk. Finally each side is moved onto the strongest edge at full resolution and
+// re-fitted with RANSAC, which gives sub-pixel corners even where part of a side is hidden.
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -935,6 +935,26 @@ bool isShadowAround(const cv::Mat &lab, const cv::Mat &detail, const Quad &outer
            colours->paperLightness >= strip + 10;
 }
 
+/// The side of `quad` (its index: it runs from corner `side` to the next) that lies along a side of `other`, both its
+/// ends within `tolerance` of that side's line and within its length: an edge of another document that an outline
+/// shares. Nothing when no side of `quad` does.
+std::optional<int> sideAlongOther(const Quad &quad, const Quad &other, double tolerance) {
+    for (int side = 0; side < 4; ++side) {
+        const cv::Point2d a = quad[side], b = quad[(side + 1) % 4];
+        for (int k = 0; k < 4; ++k) {
+            const cv::Point2d p = other[k], q = other[(k + 1) % 4];
+            const Line line = lineThrough(p, q);
+            if (line.distanceTo(a) > tolerance || line.distanceTo(b) > tolerance) continue;
+            // Where a and b fall along p -> q, as fractions of its length.
+            const cv::Point2d along = q - p;
+            const double length2 = along.dot(along), slack = tolerance / std::sqrt(length2);
+            const double at = (a - p).dot(along) / length2, bt = (b - p).dot(along) / length2;
+            if (std::min(at, bt) >= -slack && std::max(at, bt) <= 1 + slack) return side;
+        }
+    }
+    return std::nullopt;
+}
+
 /// Keeps the best outlines that do not overlap, preferring an outline to the regions inside it (a page to the table
 /// printed on it, a book to each of its pages) when it is nearly as well supported. An outline that would be kept but
 /// that `isShadow` calls a shadow is passed over, so that it hides nothing it overlaps.
@@ -1046,6 +1066,29 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 return outlineScoreSeeingPast(views, candidate.quad) >=
                        outlineScoreSeeingPast(views, chosen[i].quad) + 0.1;
             };
+            // Whether `outer` borrows the edge of another document: one of its sides runs along a side of a chosen
+            // outline that lies beyond it, where `inner` stops short, and what `outer` adds to `inner` is bare desk:
+            // no print (its fine detail under three times a plain surface's, where print makes eight), the desk's
+            // colour over eight tenths of it and its lightness within 15 levels. A card whose own side is faint (white
+            // on a pale desk, or blurred) is outlined as well by its other sides run on across the desk to the crisp
+            // edge of a receipt beside it. (The margin between a page's side and its text block, which the text's
+            // edge cuts off as a piece of its own, is paper holding the print's detail at its edge.)
+            const auto borrowsEdgeAcrossDesk = [&](const Candidate &outer, const Candidate &inner) {
+                const double tolerance = 0.03 * std::sqrt(inner.area);
+                const bool borrows = std::any_of(chosen.begin(), chosen.end(), [&](const Candidate &other) {
+                    if (overlapArea(other.quad, outer.quad) > 0.05 * std::min(other.area, outer.area)) return false;
+                    const auto side = sideAlongOther(outer.quad, other.quad, tolerance);
+                    if (!side) return false;
+                    const Line edge = lineThrough(outer.quad[*side], outer.quad[(*side + 1) % 4]);
+                    return std::all_of(inner.quad.begin(), inner.quad.end(),
+                                       [&](const cv::Point2d &p) { return edge.distanceTo(p) >= 3 * tolerance; });
+                });
+                if (!borrows) return false;
+                const auto strip = ringQuantile(detail, outer.quad, inner.quad, 0.9);
+                const auto colours = stripColours(views.lab, outer.quad, inner.quad);
+                return strip && *strip < 3 * plainSurface && colours && colours->stripLikeOutside >= 0.8 &&
+                       std::abs(colours->stripLightness - colours->outsideLightness) < 15;
+            };
             // Nor when seen past what covers them it is the weaker by more than the tolerance: each of a row of ever
             // larger outlines round a card under a thumb (taking in the thumb and the surface beyond) is nearly as
             // well supported as the last, but not as the card, whose sides run on past the thumb.
@@ -1056,7 +1099,8 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) &&
                 !addsSurface(candidate.quad, chosen[i].quad) &&
                 !reachesOntoDesk(candidate, chosen[i]) &&
-                !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast()) {
+                !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast() &&
+                !borrowsEdgeAcrossDesk(candidate, chosen[i])) {
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.1 &&
                        reachesOntoDesk(chosen[i], candidate)) {
@@ -1076,6 +1120,11 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 // supported, gives way to the smaller one inside it when the strip it adds is the surface or a
                 // shadow on it (the grey side of a book's page block along its pages, a row of a cloth's squares
                 // past a page's top), across which it could not have replaced the smaller one had that come first.
+                swallowed.push_back(i);
+            } else if (candidate.area < chosen[i].area && shared >= 0.6 * candidate.area &&
+                       candidate.score >= chosen[i].score - 0.1 && borrowsEdgeAcrossDesk(chosen[i], candidate)) {
+                // An outline chosen first for borrowing a neighbour's crisp edge gives way to the document's own
+                // outline, which mostly overlaps it and is supported within a tenth as well.
                 swallowed.push_back(i);
             } else if (truerPastOccluder()) {
                 swallowed.push_back(i);
@@ -1749,6 +1798,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
                                  // printed is a patch of the table)
                 bool framing = false;  // a frame that replaced the shapes it holds (see ``select``)
+                std::vector<Judged> framed = {};  // what a frame replaced, given back when the frame falls short
             };
             const bool compare = chosen.size() > 1 || !frames.empty();
             const auto judge = [&](const Candidate &candidate) {
@@ -1804,8 +1854,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 });
                 const double enoughPrint = held < 0.1 * frame.area ? 0.1 : 0.25;
                 if (lines < enoughPrint || roughness > 5) continue;
+                std::vector<Judged> framed;
+                std::copy_if(judged.begin(), judged.end(), std::back_inserter(framed), inside);
                 judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
-                judged.push_back({frame, lines, roughness, markShare(region), true, true});
+                judged.push_back({frame, lines, roughness, markShare(region), true, true, std::move(framed)});
             }
             // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
             // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
@@ -1879,10 +1931,14 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                         continue;
                     }
                     if (!j.framing) continue;
+                    // A frame that still falls short gives back what it held, to be judged in its place (a card on
+                    // a pale desk, held by a frame that runs from the edge of one receipt beside it to another's).
                     const auto refined = refinedOutline(small, j.candidate.quad, 0.01 * std::max(small.cols, small.rows));
-                    if (!refined) continue;
-                    outlined = outlineScoreSeeingPast(views, *refined);
-                    if (!outlinedEnough()) continue;
+                    if (refined) outlined = outlineScoreSeeingPast(views, *refined);
+                    if (!refined || !outlinedEnough()) {
+                        judged.insert(judged.end(), j.framed.begin(), j.framed.end());
+                        continue;
+                    }
                     j.candidate = Candidate{*refined, std::max(j.candidate.score, outlineScore(views, *refined)), std::abs(signedArea(*refined))};
                 }
                 // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
