@@ -44,8 +44,9 @@ struct CorpusTests {
 
     /// The photos live in the repository so the tests need no generator, and a clone must stay lean: the corpus,
     /// the fixtures and everything else that is neither hidden (`.build`, `.git`) nor ignored fit in 40 MB.
-    /// Fixtures are stored progressive (`jpegtran -copy all -progressive`, the same pixels) and cut to the part a
-    /// test needs (`jpegtran -crop` at multiples of 16 pixels loses nothing either).
+    /// Fixtures are stored progressive (`jpegtran -copy all -progressive`: the same pixels; `pattern.jpg` stays
+    /// baseline, for the test that damages its frame header) and cut to the part a test needs (`jpegtran -crop` at
+    /// multiples of 16 pixels keeps the pixels as they were, but for a few along the cut).
     @Test("The repository's files stay under 40 MB")
     func repositoryLean() throws {
         let skipped: Set<String> = ["docscan-out", "out", "__pycache__", "Package.resolved"]
