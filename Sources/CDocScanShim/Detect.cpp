@@ -852,6 +852,12 @@ struct StripColours {
     double stripLightness, outsideLightness;  // medians
     double paperLightness;  // the inside's upper quartile: its paper, between the print
     double stripLikeOutside;  // the share of the strip's pixels within ``otherChroma`` of the outside's mean chroma
+
+    /// Whether the strip has the colour of the desk beyond: its chroma over eight tenths of it, its lightness within
+    /// 15 levels.
+    bool stripHasDeskColour() const {
+        return stripLikeOutside >= 0.8 && std::abs(stripLightness - outsideLightness) < 15;
+    }
 };
 
 /// The ``StripColours`` of the strip inside `larger` but outside `smaller`, of the inside of `smaller`, and of a band
@@ -1023,9 +1029,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 if (strip.detail && strip.deskDetail && *strip.detail >= 2 * plainSurface &&
                     *strip.detail >= 0.6 * *strip.deskDetail) {
                     const auto colours = stripColours(views.lab, outer, inner);
-                    if (colours && colours->stripLikeOutside >= 0.8 &&
-                        std::abs(colours->stripLightness - colours->outsideLightness) < 15)
-                        return true;
+                    if (colours && colours->stripHasDeskColour()) return true;
                 }
                 return strip.texture && strip.textureBeyond && *strip.texture >= 1.3 * views.smoothBelow &&
                        *strip.texture >= 0.9 * *strip.textureBeyond;
@@ -1074,20 +1078,20 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // edge of a receipt beside it. (The margin between a page's side and its text block, which the text's
             // edge cuts off as a piece of its own, is paper holding the print's detail at its edge.)
             const auto borrowsEdgeAcrossDesk = [&](const Candidate &outer, const Candidate &inner) {
-                const double tolerance = 0.03 * std::sqrt(inner.area);
+                const double alongEdge = 0.03 * std::sqrt(inner.area);  // how near a side must lie to the edge
                 const bool borrows = std::any_of(chosen.begin(), chosen.end(), [&](const Candidate &other) {
                     if (overlapArea(other.quad, outer.quad) > 0.05 * std::min(other.area, outer.area)) return false;
-                    const auto side = sideAlongOther(outer.quad, other.quad, tolerance);
+                    const auto side = sideAlongOther(outer.quad, other.quad, alongEdge);
                     if (!side) return false;
                     const Line edge = lineThrough(outer.quad[*side], outer.quad[(*side + 1) % 4]);
                     return std::all_of(inner.quad.begin(), inner.quad.end(),
-                                       [&](const cv::Point2d &p) { return edge.distanceTo(p) >= 3 * tolerance; });
+                                       [&](const cv::Point2d &p) { return edge.distanceTo(p) >= 3 * alongEdge; });
                 });
                 if (!borrows) return false;
                 const auto strip = ringQuantile(detail, outer.quad, inner.quad, 0.9);
+                if (!strip || *strip >= 3 * plainSurface) return false;
                 const auto colours = stripColours(views.lab, outer.quad, inner.quad);
-                return strip && *strip < 3 * plainSurface && colours && colours->stripLikeOutside >= 0.8 &&
-                       std::abs(colours->stripLightness - colours->outsideLightness) < 15;
+                return colours && colours->stripHasDeskColour();
             };
             // Nor when seen past what covers them it is the weaker by more than the tolerance: each of a row of ever
             // larger outlines round a card under a thumb (taking in the thumb and the surface beyond) is nearly as
