@@ -297,6 +297,12 @@ struct PageReader {
         if !request.customWords.isEmpty {
             blocks = CustomWords(request.customWords).correct(blocks)
         }
+        if handle.key.usesDictionary && SentencePunctuation.applies(to: handle.key.languages) {
+            let punctuated = SentencePunctuation.corrected(blocks)
+            blocks = punctuated.blocks
+            if punctuated.count == 1 { mapping.append("1 full stop read as a comma put back") }
+            if punctuated.count > 1 { mapping.append("\(punctuated.count) full stops read as commas put back") }
+        }
         if request.maximumCandidates > 1 {
             blocks = blocks.map { block in
                 var block = block
