@@ -128,3 +128,37 @@ struct SentencePunctuationReadingTests {
         #expect(text.contains("possible, Several") || text.contains("year, The city"), "\(text)")
     }
 }
+
+/// The spurious opening quotes Tesseract reads before the first word of a line.
+@Suite("Hairline quotes")
+struct HairlineQuoteTests {
+    /// A line of one word whose first glyph is `‘` with `quoteBox`, on a line 20 pixels tall.
+    static func line(_ text: String, quoteBox: Rect) -> [RecognizedBlock] {
+        var glyphs = [RecognizedGlyph(text: "‘", confidence: nil, box: quoteBox)]
+        for (i, character) in text.dropFirst().enumerated() {
+            let box = Rect(x: 104 + 9 * Double(i), y: 52, width: 8, height: 13)
+            glyphs.append(RecognizedGlyph(text: String(character), confidence: nil, box: box))
+        }
+        let word = RecognizedWord(
+            text: text, confidence: nil, box: Rect(enclosing: glyphs.map(\.box))!, glyphs: glyphs)
+        let after = RecognizedWord(text: "museum", confidence: nil, box: Rect(x: 140, y: 52, width: 50, height: 13))
+        let box = Rect(x: 100, y: 48, width: 90, height: 20)
+        let line = RecognizedLine(text: "\(text) museum", confidence: nil, box: box, words: [word, after])
+        return [RecognizedBlock(box: line.box, lines: [line])]
+    }
+
+    @Test("A quote as thin as a hairline and as tall as the letters is dropped, with its glyph")
+    func hairlineDropped() {
+        let read = Self.line("‘The", quoteBox: Rect(x: 100, y: 50, width: 1, height: 15))
+        let kept = PageReader.withoutHairlineQuotes(read)
+        #expect(kept[0].lines[0].text == "The museum")
+        #expect(kept[0].lines[0].words[0].glyphs.map(\.text) == ["T", "h", "e"])
+        #expect(kept[0].lines[0].words[0].box.minX == 104)
+    }
+
+    @Test("A quotation mark's small shape at the top of the line is kept")
+    func quoteKept() {
+        let read = Self.line("‘The", quoteBox: Rect(x: 100, y: 49, width: 4, height: 4))
+        #expect(PageReader.withoutHairlineQuotes(read) == read)
+    }
+}
