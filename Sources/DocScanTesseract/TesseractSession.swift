@@ -616,6 +616,7 @@ struct PageReader {
                 word.box = Rect(enclosing: word.glyphs.map(\.box)) ?? word.box
                 block.lines[l].words[0] = word
                 block.lines[l].text = block.lines[l].wordsText
+                block.lines[l].box = Rect(enclosing: block.lines[l].words.map(\.box)) ?? line.box
             }
             return block
         }

@@ -154,6 +154,7 @@ struct HairlineQuoteTests {
         #expect(kept[0].lines[0].text == "The museum")
         #expect(kept[0].lines[0].words[0].glyphs.map(\.text) == ["T", "h", "e"])
         #expect(kept[0].lines[0].words[0].box.minX == 104)
+        #expect(kept[0].lines[0].box.minX == 104)
     }
 
     @Test("A quotation mark's small shape at the top of the line is kept")
