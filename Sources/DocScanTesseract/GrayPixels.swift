@@ -115,18 +115,13 @@ struct GrayPixels: Sendable {
         return GrayPixels(width: x1 - x0, height: y1 - y0, bytes: out)
     }
 
-    /// The characters a page shows, as its dark connected components of letter-like size, measured on a copy at most
-    /// 1200 pixels across: their median height in page pixels, how many there are (letters that blur or small print
-    /// joins count as one), and their centres in page pixels. Nil when the page shows fewer than 20.
-    func glyphs() -> (typicalHeight: Double, count: Int, centres: [Point])? {
-        let factor = min(1, 1200 / Double(max(width, height)))
-        let small = scaled(by: factor)
-        let w = small.width, h = small.height
-        // Ink: darker than a global level halfway between the paper (upper percentile) and the darkest tenth.
+    /// The gray levels below which fractions `upper` and `lower` of the pixels lie (the paper and the darkest ink, for
+    /// 0.9 and 0.01 on a page).
+    func percentiles(_ upper: Double, _ lower: Double) -> (upper: Int, lower: Int) {
         var histogram = [Int](repeating: 0, count: 256)
-        for v in small.bytes { histogram[Int(v)] += 1 }
+        for v in bytes { histogram[Int(v)] += 1 }
         func percentile(_ p: Double) -> Int {
-            let target = Int(Double(small.bytes.count) * p)
+            let target = Int(Double(bytes.count) * p)
             var sum = 0
             for (value, n) in histogram.enumerated() {
                 sum += n
@@ -134,59 +129,31 @@ struct GrayPixels: Sendable {
             }
             return 255
         }
-        let paper = percentile(0.9), dark = percentile(0.01)
+        return (percentile(upper), percentile(lower))
+    }
+
+    /// The characters a page shows, as its dark connected components of letter-like size, measured on a copy at most
+    /// 1200 pixels across: their median height in page pixels, how many there are (letters that blur or small print
+    /// joins count as one), and their centres in page pixels. Nil when the page shows fewer than 20.
+    func glyphs() -> (typicalHeight: Double, count: Int, centres: [Point])? {
+        let factor = min(1, 1200 / Double(max(width, height)))
+        let small = scaled(by: factor)
+        let h = small.height
+        // Ink: darker than a global level halfway between the paper (upper percentile) and the darkest tenth.
+        let (paper, dark) = small.percentiles(0.9, 0.01)
         guard paper - dark > 40 else { return nil }
         let level = UInt8((paper + dark) / 2)
-        // Connected components (4-neighbour) by union-find over runs of ink.
-        var labels = [Int32](repeating: -1, count: w * h)
-        var parent: [Int32] = []
-        func find(_ a: Int32) -> Int32 {
-            var a = a
-            while parent[Int(a)] != a {
-                parent[Int(a)] = parent[Int(parent[Int(a)])]
-                a = parent[Int(a)]
-            }
-            return a
-        }
-        for y in 0..<h {
-            for x in 0..<w where small.bytes[y * w + x] < level {
-                let up = y > 0 ? labels[(y - 1) * w + x] : -1, left = x > 0 ? labels[y * w + x - 1] : -1
-                var label: Int32
-                switch (up >= 0, left >= 0) {
-                case (false, false):
-                    label = Int32(parent.count)
-                    parent.append(label)
-                case (true, false): label = find(up)
-                case (false, true): label = find(left)
-                case (true, true):
-                    let a = find(up), b = find(left)
-                    label = min(a, b)
-                    parent[Int(max(a, b))] = label
-                }
-                labels[y * w + x] = label
-            }
-        }
-        guard !parent.isEmpty else { return nil }
-        var top = [Int](repeating: Int.max, count: parent.count), bottom = [Int](repeating: -1, count: parent.count)
-        var left = [Int](repeating: Int.max, count: parent.count), right = [Int](repeating: -1, count: parent.count)
-        for y in 0..<h {
-            for x in 0..<w where labels[y * w + x] >= 0 {
-                let r = Int(find(labels[y * w + x]))
-                top[r] = min(top[r], y)
-                bottom[r] = max(bottom[r], y)
-                left[r] = min(left[r], x)
-                right[r] = max(right[r], x)
-            }
-        }
+        let components = InkComponents(small, darkerThan: level, throughCorners: false)
         var heights: [Int] = []
         var centres: [Point] = []
-        for r in parent.indices where bottom[r] >= 0 {
-            let ch = bottom[r] - top[r] + 1, cw = right[r] - left[r] + 1
+        for box in components.boxes {
+            let ch = box.height, cw = box.width
             // Letters: not specks, not rules or pictures, not much wider than tall unless joined by blur, and not
             // the bars of a barcode (tall and thin: they are darker than faint print and would set the size).
             if ch >= 3, ch <= h / 8, cw <= 4 * ch, cw >= 1, !(ch >= 12 && ch > 4 * cw) {
                 heights.append(ch)
-                centres.append(Point(x: (Double(left[r] + right[r] + 1) / 2) / factor, y: (Double(top[r] + bottom[r] + 1) / 2) / factor))
+                let x = Double(box.left + box.right + 1) / 2, y = Double(box.top + box.bottom + 1) / 2
+                centres.append(Point(x: x / factor, y: y / factor))
             }
         }
         guard heights.count >= 20 else { return nil }

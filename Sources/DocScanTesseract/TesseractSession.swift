@@ -281,6 +281,19 @@ struct PageReader {
             blocks = filled(blocks, from: chosen.others)
         }
         blocks = withRules(blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, region: upright.region)
+        // Words that are no text: read in a form's checkboxes, or stretched over a signature or a drawn line's edge.
+        func keep(_ kept: [RecognizedBlock], saying what: String) {
+            let left = Self.wordCount(blocks) - Self.wordCount(kept)
+            if left > 0 { mapping.append("left out \(left) \(left == 1 ? "word" : "words") \(what)") }
+            blocks = kept
+        }
+        if let glyphHeight {
+            let checkBoxes = CheckBoxes.find(in: upright.pixels, glyphHeight: glyphHeight * scale)
+            let outside = Self.keepingWords(of: blocks) { CheckBoxes.wordsOutside(checkBoxes, on: $0) }
+            keep(outside, saying: "read in checkboxes")
+            lap("checkboxes")
+        }
+        keep(Self.withoutStretchedWords(blocks), saying: "stretched past any print's shape")
         blocks = BlockOrder.pairingRows(
             BlockOrder.arranged(Self.withoutHairlineQuotes(Self.withoutEdgeBars(blocks, width: upright.pixels.width))))
         if upright.turns != 0 {
@@ -299,6 +312,11 @@ struct PageReader {
             blocks = CustomWords(request.customWords).correct(blocks)
         }
         if handle.key.usesDictionary && SentencePunctuation.applies(to: handle.key.languages) {
+            let pronouns = PronounI.corrected(blocks)
+            blocks = pronouns.blocks
+            if pronouns.count > 0 {
+                mapping.append("\(pronouns.count) bar\(pronouns.count == 1 ? "" : "s") opening a line read as \"I\"")
+            }
             let punctuated = SentencePunctuation.corrected(blocks)
             blocks = punctuated.blocks
             if punctuated.count == 1 { mapping.append("1 full stop read as a comma put back") }
@@ -576,10 +594,36 @@ struct PageReader {
     /// The reading without the specks of noise Tesseract reads as short, unsure words at the ends of lines (the
     /// edge of a card, a texture, a thumb): words under 60% confidence with at most three letters and no digit (a
     /// misread price is still worth keeping) are dropped from either end of each line, and lines left empty go too.
+    /// The pronoun "I" opening a line stays, however unsure (``PronounI``).
     static func withoutEdgeNoise(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
-        withoutLineEnds(blocks) { word in
+        func isNoise(_ word: RecognizedWord) -> Bool {
             (word.confidence?.value ?? 0) < 0.6 && !word.text.contains(where: \.isNumber)
                 && word.text.filter(\.isLetter).count <= 3
+        }
+        return keepingWords(of: blocks) { line in
+            var words = line.words[...]
+            while let first = words.first, isNoise(first),
+                !PronounI.opensLine(first.text, before: words.dropFirst().first?.text)
+            {
+                words.removeFirst()
+            }
+            while let last = words.last, isNoise(last) { words.removeLast() }
+            return Array(words)
+        }
+    }
+
+    /// The reading without the words stretched past the shape of any print: unsure words (under 0.6 confidence) with a
+    /// letter whose boxes are at least 2.5 times as wide, per character, as they are tall. A signature's scribble is
+    /// read as a few letters each as wide as a word ("LoL" over 249 × 22 pixels, "SIS" over 158 × 13), and a drawn
+    /// line's edge as letters a pixel or two tall; a letter of print is at most about twice as wide as its word is tall
+    /// ("m" alone, "mm"). On seeds 119000 and 121000 read under `accurate` (123 pages), the 14 words this drops were
+    /// none of them in the truth: 8 read on signatures, the others on the edges of drawn lines and cards.
+    static func withoutStretchedWords(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
+        keepingWords(of: blocks) { line in
+            line.words.filter { word in
+                guard (word.confidence?.value ?? 0) < 0.6, word.text.contains(where: \.isLetter) else { return true }
+                return word.box.width / Double(word.text.count) < 2.5 * word.box.height
+            }
         }
     }
 
@@ -628,15 +672,32 @@ struct PageReader {
     private static func withoutLineEnds(
         _ blocks: [RecognizedBlock], where isDropped: (RecognizedWord) -> Bool
     ) -> [RecognizedBlock] {
+        keepingWords(of: blocks) { line in
+            var words = line.words[...]
+            while let first = words.first, isDropped(first) { words.removeFirst() }
+            while let last = words.last, isDropped(last) { words.removeLast() }
+            return Array(words)
+        }
+    }
+
+    /// How many words `blocks` hold.
+    static func wordCount(_ blocks: [RecognizedBlock]) -> Int {
+        blocks.reduce(0) { total, block in block.lines.reduce(total) { $0 + $1.words.count } }
+    }
+
+    /// `blocks` with each line's words replaced by those `kept` keeps of them (in order), the text and box of a line
+    /// that lost words made again from those left, and lines and blocks left empty dropped.
+    static func keepingWords(
+        of blocks: [RecognizedBlock], _ kept: (RecognizedLine) -> [RecognizedWord]
+    ) -> [RecognizedBlock] {
         blocks.compactMap { block in
             var block = block
             block.lines = block.lines.compactMap { line in
                 var line = line
-                let wordCount = line.words.count
-                while let first = line.words.first, isDropped(first) { line.words.removeFirst() }
-                while let last = line.words.last, isDropped(last) { line.words.removeLast() }
-                guard line.words.count < wordCount else { return line }
-                guard let box = Rect(enclosing: line.words.map(\.box)) else { return nil }
+                let words = kept(line)
+                guard words.count < line.words.count else { return line }
+                line.words = words
+                guard let box = Rect(enclosing: words.map(\.box)) else { return nil }
                 line.text = line.wordsText
                 line.box = box
                 return line
