@@ -55,17 +55,32 @@ struct GrayPixels: Sendable {
         let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
         bytes.withUnsafeBufferPointer { source in
             if factor < 1 {
-                // Box filter over each target pixel's footprint (whole source pixels, which is plenty for text).
-                for y in 0..<newHeight {
-                    let y0 = Int(Double(y) * sy), y1 = max(y0 + 1, min(height, Int(Double(y + 1) * sy)))
-                    for x in 0..<newWidth {
-                        let x0 = Int(Double(x) * sx), x1 = max(x0 + 1, min(width, Int(Double(x + 1) * sx)))
-                        var sum = 0
-                        for yy in y0..<y1 {
-                            let row = yy * width
-                            for xx in x0..<x1 { sum += Int(source[row + xx]) }
+                // Box filter over each target pixel's footprint (whole source pixels, which is plenty for text): each
+                // source row summed over the footprints' columns, then those sums added over the footprints' rows.
+                let starts = (0..<newWidth).map { x in Int(Double(x) * sx) }
+                let ends = (0..<newWidth).map { x in max(starts[x] + 1, min(width, Int(Double(x + 1) * sx))) }
+                var sums = [Int](repeating: 0, count: newWidth)
+                starts.withUnsafeBufferPointer { starts in
+                    ends.withUnsafeBufferPointer { ends in
+                        sums.withUnsafeMutableBufferPointer { sums in
+                            out.withUnsafeMutableBufferPointer { out in
+                                for y in 0..<newHeight {
+                                    let y0 = Int(Double(y) * sy), y1 = max(y0 + 1, min(height, Int(Double(y + 1) * sy)))
+                                    for x in 0..<newWidth { sums[x] = 0 }
+                                    for yy in y0..<y1 {
+                                        let row = source.baseAddress! + yy * width
+                                        for x in 0..<newWidth {
+                                            var sum = 0
+                                            for xx in starts[x]..<ends[x] { sum += Int(row[xx]) }
+                                            sums[x] += sum
+                                        }
+                                    }
+                                    for x in 0..<newWidth {
+                                        out[y * newWidth + x] = UInt8(sums[x] / ((y1 - y0) * (ends[x] - starts[x])))
+                                    }
+                                }
+                            }
                         }
-                        out[y * newWidth + x] = UInt8(sum / ((y1 - y0) * (x1 - x0)))
                     }
                 }
             } else {

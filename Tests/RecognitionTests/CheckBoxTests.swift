@@ -126,3 +126,29 @@ struct StretchedWordTests {
         #expect(kept[0].lines[0].text == "Signature mm SUMMARY ——")
     }
 }
+
+/// Shrinking a page for its analyses.
+@Suite("Gray pixels")
+struct GrayPixelsTests {
+    @Test("Shrinking averages each target pixel's footprint of whole source pixels", arguments: [0.5, 0.37, 0.8])
+    func shrinking(factor: Double) {
+        let width = 53, height = 41
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<(width * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let shrunk = GrayPixels(width: width, height: height, bytes: bytes).scaled(by: factor)
+        let newWidth = Int((Double(width) * factor).rounded()), newHeight = Int((Double(height) * factor).rounded())
+        #expect(shrunk.width == newWidth && shrunk.height == newHeight)
+        let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
+        for y in 0..<newHeight {
+            let y0 = Int(Double(y) * sy), y1 = max(y0 + 1, min(height, Int(Double(y + 1) * sy)))
+            for x in 0..<newWidth {
+                let x0 = Int(Double(x) * sx), x1 = max(x0 + 1, min(width, Int(Double(x + 1) * sx)))
+                var sum = 0
+                for yy in y0..<y1 {
+                    for xx in x0..<x1 { sum += Int(bytes[yy * width + xx]) }
+                }
+                #expect(shrunk.bytes[y * newWidth + x] == UInt8(sum / ((y1 - y0) * (x1 - x0))), "at \(x), \(y)")
+            }
+        }
+    }
+}
