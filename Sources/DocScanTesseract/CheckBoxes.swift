@@ -18,7 +18,7 @@ import DocScanRecognition
 ///
 /// On the 12 forms of seeds 119000 and 121000 (36 boxes, 12 of them ticked) this found every box; on the other 111
 /// pages of those sets it took letters for boxes on about 20, but no word read lay inside one as tall as its print.
-/// On seed 123000, never looked at before, it left out what was read in the boxes of its 6 forms (2.91% -> 1.33% CER
+/// On seed 123000, never looked at before, it left out what was read in the boxes of its 6 forms (2.91% -> 1.16% CER
 /// with the other changes of that day) and nothing else.
 enum CheckBoxes {
     /// The checkboxes on `pixels`, a page whose characters are typically `glyphHeight` pixels tall, in its pixels.
