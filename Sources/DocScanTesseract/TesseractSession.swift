@@ -600,15 +600,8 @@ struct PageReader {
             (word.confidence?.value ?? 0) < 0.6 && !word.text.contains(where: \.isNumber)
                 && word.text.filter(\.isLetter).count <= 3
         }
-        return keepingWords(of: blocks) { line in
-            var words = line.words[...]
-            while let first = words.first, isNoise(first),
-                !PronounI.opensLine(first.text, before: words.dropFirst().first?.text)
-            {
-                words.removeFirst()
-            }
-            while let last = words.last, isNoise(last) { words.removeLast() }
-            return Array(words)
+        return withoutLineEnds(blocks) { word, next in
+            isNoise(word) && !PronounI.opensLine(word.text, before: next?.text)
         }
     }
 
@@ -634,7 +627,7 @@ struct PageReader {
     /// boxes) are left to the readings' comparison, which they are part of.
     static func withoutEdgeBars(_ blocks: [RecognizedBlock], width: Int) -> [RecognizedBlock] {
         let margin = max(2, 0.01 * Double(width))
-        return withoutLineEnds(blocks) { word in
+        return withoutLineEnds(blocks) { word, _ in
             !word.text.isEmpty && word.text.allSatisfy { "|¦‖".contains($0) }
                 && (word.box.minX <= margin || word.box.maxX >= Double(width) - margin)
         }
@@ -667,15 +660,15 @@ struct PageReader {
     }
 
     /// `blocks` with the words `isDropped` picks dropped from either end of each line (it is asked of the first or
-    /// last word left), each line's text and box made again from the words kept, and lines and blocks left empty
-    /// dropped.
+    /// last word left, with the word after it on the line, nil for the last), each line's text and box made again
+    /// from the words kept, and lines and blocks left empty dropped.
     private static func withoutLineEnds(
-        _ blocks: [RecognizedBlock], where isDropped: (RecognizedWord) -> Bool
+        _ blocks: [RecognizedBlock], where isDropped: (RecognizedWord, _ next: RecognizedWord?) -> Bool
     ) -> [RecognizedBlock] {
         keepingWords(of: blocks) { line in
             var words = line.words[...]
-            while let first = words.first, isDropped(first) { words.removeFirst() }
-            while let last = words.last, isDropped(last) { words.removeLast() }
+            while let first = words.first, isDropped(first, words.dropFirst().first) { words.removeFirst() }
+            while let last = words.last, isDropped(last, nil) { words.removeLast() }
             return Array(words)
         }
     }
