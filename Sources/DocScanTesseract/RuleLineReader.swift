@@ -3,9 +3,11 @@ import DocScanRecognition
 
 /// Reads the rows of dashes and equals signs printed across receipts and forms (`-----`, `=====`). Tesseract's layout
 /// analysis takes such a row for a ruled line and removes it before reading, so its characters never reach the text.
-/// This reader looks between the lines Tesseract read for a thin band of ink broken into evenly spaced marks, counts
-/// the marks, and tells a dash (one bar) from an equals sign (two bars one above the other). A continuous rule, or
-/// marks too uneven to be a printed row of characters, is left alone.
+/// This reader looks between the lines Tesseract read for a thin band of ink that repeats at a steady pitch, lays a
+/// grid of character cells over it at that pitch, counts the cells that hold a mark (a faded mark between marked
+/// cells still counts: it was printed), and tells a dash (one bar) from an equals sign (two bars one above the other,
+/// or a band as thick as two bars and the gap between them where blur has joined them). A continuous rule, or marks
+/// too uneven or too joined to be a printed row of characters, is left alone.
 struct RuleLineReader {
     /// The page in upright reading orientation, dark print on light paper.
     let pixels: GrayPixels
@@ -21,18 +23,53 @@ struct RuleLineReader {
         var text: String { String(repeating: character, count: marks.count) }
     }
 
-    /// Pixels darker than this are ink (the reading rendering leaves paper near white).
+    /// Pixels darker than this are ink on any page (the reading rendering leaves paper near white); on a page whose
+    /// paper and print are both known, ink starts a third of the way from the paper to the print, so that the faded
+    /// marks of a thermal receipt count too.
     static let inkBelow: UInt8 = 150
     /// Fewest marks that make a row of characters rather than a few stray specks.
     static let minimumMarks = 6
+    /// How periodic a band must be to be a row of characters: the autocorrelation of its ink across the row at the
+    /// pitch of its marks, as a share of its variance. On the pages of seeds 121000 and 123000, rows of dashes and
+    /// equals signs measured 0.45-0.95 (the low ones faint and small), and bands of print that Tesseract did not read
+    /// 0.25-0.99: this is a first sieve only (see ``mostJoined``).
+    static let leastPeriodicity = 0.45
+    /// How clearly the marks stand apart: the darkness between two marks, as a share of theirs, at most (the median
+    /// over the rule). On the same pages, printed dashes measured 0-0.17 even where blur and resampling thinned their
+    /// gaps, and bands of print 0.2-0.5 but for a few short ones.
+    static let mostJoined = 0.2
+    /// How joined the marks may be when the runs of ink at the fixed level part into a steady stretch of them:
+    /// the blurred equals signs of seed 121000 receipt-01 measured 0.25 and 0.27.
+    static let mostJoinedWhenSteady = 0.35
 
     /// The rules in `region` (or the whole page) that do not overlap any of `lines`.
     func rules(avoiding lines: [RecognizedLine], in region: Rect? = nil) -> [Rule] {
-        let left = max(0, Int((region?.minX ?? 0).rounded(.down)))
-        let right = min(pixels.width, Int((region?.maxX ?? Double(pixels.width)).rounded(.up)))
-        let top = max(0, Int((region?.minY ?? 0).rounded(.down)))
-        let bottom = min(pixels.height, Int((region?.maxY ?? Double(pixels.height)).rounded(.up)))
+        // The characters' height is read from the lines too: on faint or thin print the letter-like marks of the page
+        // break into pieces, and their typical height falls to half a letter's (5 pixels on a receipt whose lines are
+        // 13 tall), which would put the marks' pitch out of reach and every dash's bar near an equals sign's height.
+        // A page read sideways (most of its lines taller than wide: Tesseract reads vertical text as it stands) has
+        // no rows of characters across it to find: the ends of its lines, one under another, repeat at their pitch.
+        let worded = lines.filter { $0.text.count >= 3 }
+        let across = worded.filter { $0.box.width > $0.box.height }
+        if 2 * across.count < worded.count { return [] }
+        let lineHeights = across.map(\.box.height).sorted()
+        let height = lineHeights.isEmpty ? glyphHeight : max(glyphHeight, 0.7 * lineHeights[lineHeights.count / 2])
+        return RuleLineReader(pixels: pixels, glyphHeight: height).rules(between: lines, in: region)
+    }
+
+    /// ``rules(avoiding:in:)`` with ``glyphHeight`` as the characters' height.
+    private func rules(between lines: [RecognizedLine], in region: Rect?) -> [Rule] {
+        // The page's outermost rows and columns are left out: the edge of the paper, resampled, can look like a row
+        // of marks, or like one more mark at the end of a row.
+        let edge = 3
+        let left = max(edge, Int((region?.minX ?? 0).rounded(.down)))
+        let right = min(pixels.width - edge, Int((region?.maxX ?? Double(pixels.width)).rounded(.up)))
+        let top = max(edge, Int((region?.minY ?? 0).rounded(.down)))
+        let bottom = min(pixels.height - edge, Int((region?.maxY ?? Double(pixels.height)).rounded(.up)))
         guard right - left > 8, bottom - top > 2, glyphHeight >= 4 else { return [] }
+        let (paper, printLevel) = pixels.percentiles(0.9, 0.01)
+        let inkBelow =
+            paper - printLevel > 40 ? max(Int(Self.inkBelow), paper - (paper - printLevel) / 3) : Int(Self.inkBelow)
 
         // Rows the read lines cover (with a little margin) are theirs; a line narrower than two characters (a bar
         // read at the page's edge) does not claim the rows.
@@ -49,7 +86,7 @@ struct RuleLineReader {
         for y in top..<bottom where !taken[y] {
             var count = 0
             let row = y * pixels.width
-            for x in left..<right where pixels.bytes[row + x] < Self.inkBelow { count += 1 }
+            for x in left..<right where Int(pixels.bytes[row + x]) < inkBelow { count += 1 }
             inked[y] = count >= minimumInk
         }
 
@@ -61,7 +98,9 @@ struct RuleLineReader {
             guard inked[y] else { y += 1; continue }
             var end = y
             while end + 1 < bottom && inked[end + 1] { end += 1 }
-            if let last = bands.last, y - last.bottom - 1 <= barGap, !(last.bottom + 1..<y).contains(where: { taken[$0] }) {
+            if let last = bands.last, y - last.bottom - 1 <= barGap,
+                !(last.bottom + 1..<y).contains(where: { taken[$0] })
+            {
                 bands[bands.count - 1] = (last.top, end, last.bars + 1)
             } else {
                 bands.append((y, end, 1))
@@ -73,12 +112,129 @@ struct RuleLineReader {
         let maximumHeight = 0.6 * glyphHeight
         return bands.compactMap { band -> Rule? in
             guard band.bars <= 2, Double(band.bottom - band.top + 1) <= maximumHeight else { return nil }
-            return rule(top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right)
+            return rule(
+                top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right, paper: paper,
+                inkBelow: inkBelow)
+                ?? steadyRule(
+                    top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right, whole: true)
         }
     }
 
-    /// The marks of one band: runs of inked columns, kept when they are evenly spaced and alike.
-    private func rule(top: Int, bottom: Int, bars: Int, left: Int, right: Int) -> Rule? {
+    /// The marks of one band, counted on a grid of character cells at the pitch the band's ink repeats at.
+    private func rule(top: Int, bottom: Int, bars: Int, left: Int, right: Int, paper: Int, inkBelow: Int) -> Rule? {
+        // How dark each column of the band is at its darkest (a row above and below included: a slightly skewed
+        // row of dashes drifts across rows), against the paper.
+        let rows = max(0, top - 1)...min(pixels.height - 1, bottom + 1)
+        let width = right - left
+        var darkness = [Double](repeating: 0, count: width)
+        for x in 0..<width {
+            var darkest = 255
+            for y in rows { darkest = min(darkest, Int(pixels.bytes[y * pixels.width + left + x])) }
+            darkness[x] = Double(max(0, paper - darkest))
+        }
+        guard let pitch = Self.pitch(of: darkness, from: max(3, 0.3 * glyphHeight), to: 1.5 * glyphHeight) else {
+            return nil
+        }
+
+        // The cells' centres: the phase at which the centres are darkest and the gaps between them lightest.
+        func value(_ x: Double) -> Double {
+            let i = Int(x.rounded(.down)), f = x - Double(i)
+            guard i >= 0, i + 1 < width else { return 0 }
+            return darkness[i] * (1 - f) + darkness[i + 1] * f
+        }
+        var phase = 0.0, bestContrast = -Double.infinity
+        for step in 0..<Int((2 * pitch).rounded(.down)) {
+            let candidate = Double(step) / 2
+            var contrast = 0.0
+            for centre in stride(from: candidate, to: Double(width - 1), by: pitch) {
+                contrast += value(centre) - value(centre + pitch / 2)
+            }
+            if contrast > bestContrast { (phase, bestContrast) = (candidate, contrast) }
+        }
+        let centres = Array(stride(from: phase, to: Double(width), by: pitch))
+        func extreme(around x: Double, reach: Double, darkest: Bool) -> Double {
+            let from = max(0, Int((x - reach).rounded(.down))), to = min(width - 1, Int((x + reach).rounded(.up)))
+            guard from <= to else { return 0 }
+            let values = darkness[from...to]
+            return (darkest ? values.max() : values.min()) ?? 0
+        }
+        let markDarkness = centres.map { extreme(around: $0, reach: 0.2 * pitch, darkest: true) }
+        let gapDarkness = centres.map { extreme(around: $0 + pitch / 2, reach: 0.05 * pitch, darkest: false) }
+        let darkest = markDarkness.max() ?? 0
+        guard darkest > 0 else { return nil }
+        let strong = markDarkness.filter { $0 > 0.5 * darkest }.sorted()
+        let typical = strong[strong.count / 2]
+        let marked = centres.indices.map {
+            markDarkness[$0] >= 0.4 * typical && gapDarkness[$0] <= 0.6 * markDarkness[$0]
+        }
+
+        // The longest row of marked cells, a single faded mark between two marked cells counting as printed.
+        var best = 0..<0, start: Int?, lastMarked = 0
+        for k in marked.indices {
+            if marked[k] {
+                if start == nil { start = k }
+                lastMarked = k
+                if let start, k + 1 - start > best.count { best = start..<(k + 1) }
+            } else if start != nil, k - lastMarked > 1 {
+                start = nil
+            }
+        }
+        guard best.count >= Self.minimumMarks else { return nil }
+        let inRule = best.filter { marked[$0] }
+        let joined = inRule.map { gapDarkness[$0] / markDarkness[$0] }.sorted()
+        // Marks joined more than ``mostJoined`` (blur half filling the gaps between equals signs) still count when the
+        // runs of ink at the fixed level part into a steady stretch of marks inside the row (``steadyRule``): the
+        // grid then counts the whole row, faded marks and all, where the stretch stops at the first one.
+        if joined[joined.count / 2] > Self.mostJoined {
+            guard joined[joined.count / 2] <= Self.mostJoinedWhenSteady,
+                let steady = steadyRule(top: top, bottom: bottom, bars: bars, left: left, right: right, whole: false),
+                steady.box.minX >= Double(left) + centres[best.lowerBound] - pitch,
+                steady.box.maxX <= Double(left) + centres[best.upperBound - 1] + pitch
+            else { return nil }
+        }
+
+        // Each mark's box: its inked columns within its cell (the cell's middle when the mark faded past the level).
+        let height = Double(bottom - top + 1)
+        let inkDarkness = Double(paper - inkBelow)
+        let marks = best.map { k -> Rect in
+            let from = max(0, Int((centres[k] - pitch / 2).rounded(.up))),
+                to = min(width - 1, Int((centres[k] + pitch / 2).rounded(.down)))
+            let inked = from <= to ? (from...to).filter { darkness[$0] >= inkDarkness } : []
+            guard let first = inked.first, let last = inked.last else {
+                return Rect(
+                    x: Double(left) + centres[k] - 0.3 * pitch, y: Double(top), width: 0.6 * pitch, height: height)
+            }
+            return Rect(x: Double(left + first), y: Double(top), width: Double(last - first + 1), height: height)
+        }
+        // The side of a drawn box (a form's field), broken into marks by blur and resampling, turns into upright
+        // sides at its ends, which may lie beyond the marks counted, past stretches of ink too uneven to count; a
+        // printed row of characters stands free. The ink that runs on from either end (no gap of two cells) is the
+        // row's too.
+        func runsOn(from start: Int, by step: Int) -> Int {
+            var end = start, x = start + step
+            while x >= 0, x < width, abs(x - end) <= Int(2 * pitch) {
+                if darkness[x] >= inkDarkness { end = x }
+                x += step
+            }
+            return end
+        }
+        let first = Int(marks[0].minX) - left, last = Int(marks[marks.count - 1].maxX) - 1 - left
+        let ends = [first, last, runsOn(from: first, by: -1), runsOn(from: last, by: 1)].map { left + $0 }
+        if ends.contains(where: { hasUprightLine(near: $0, top: top, bottom: bottom, inkBelow: inkBelow) }) {
+            return nil
+        }
+        // Two bars make an equals sign; so does one band as thick as both and their gap (0.35 of the characters'
+        // height, where a dash's bar is under a quarter of it), which blur joined into one.
+        let equals = bars == 2 || height >= 0.35 * glyphHeight
+        return Rule(character: equals ? "=" : "-", marks: marks)
+    }
+
+    /// The marks of one band as runs of columns darker than ``inkBelow``, kept when they are evenly spaced and alike:
+    /// the longest such stretch (when `whole`, only if it spans most of the band's runs). Where blur has half filled
+    /// the gaps between a row's marks past what the grid of ``rule(top:bottom:bars:left:right:paper:inkBelow:)``
+    /// takes for separate marks (the two bars of blurred equals signs, a quarter as dark between the signs as on
+    /// them), the runs still part at the fixed level.
+    private func steadyRule(top: Int, bottom: Int, bars: Int, left: Int, right: Int, whole: Bool) -> Rule? {
         var runs: [(start: Int, end: Int)] = []
         var runStart: Int?
         for x in left...right {
@@ -113,11 +269,22 @@ struct RuleLineReader {
             if k > start && !steady { start = k }
             if k + 1 - start > best.count { best = start..<(k + 1) }
         }
-        guard best.count >= Self.minimumMarks else { return nil }
+        // Read on its own (`whole`), a row of characters is counted whole or not at all: a stretch that covers under
+        // six tenths of the band's runs is a piece of a row whose other marks blur joined (seed 123000's small
+        // receipts read rows of 42 equals signs as 6 and 10 dashes). As a check of the grid's count, a piece will do.
+        guard best.count >= Self.minimumMarks,
+            !whole
+                || 10 * (runs[best.upperBound - 1].end - runs[best.lowerBound].start) >= 6
+                    * (runs[runs.count - 1].end - runs[0].start)
+        else { return nil }
         // The side of a drawn box (a form's field), broken into marks by blur and resampling, turns into upright
         // sides at its ends, which may lie beyond the steady stretch; a printed row of characters stands free.
-        let ends = [runs[best.lowerBound].start, runs[best.upperBound - 1].end - 1, runs[0].start, runs[runs.count - 1].end - 1]
-        if ends.contains(where: { hasUprightLine(near: $0, top: top, bottom: bottom) }) { return nil }
+        let ends = [
+            runs[best.lowerBound].start, runs[best.upperBound - 1].end - 1, runs[0].start, runs[runs.count - 1].end - 1,
+        ]
+        if ends.contains(where: { hasUprightLine(near: $0, top: top, bottom: bottom, inkBelow: Int(Self.inkBelow)) }) {
+            return nil
+        }
         let height = Double(bottom - top + 1)
         let marks = runs[best].map { run -> Rect in
             Rect(x: Double(run.start), y: Double(top), width: Double(run.end - run.start), height: height)
@@ -125,16 +292,43 @@ struct RuleLineReader {
         return Rule(character: bars == 2 ? "=" : "-", marks: marks)
     }
 
+    /// The pitch (in `lags`) at which `profile` repeats: the shortest lag whose autocorrelation is a peak within a
+    /// fifth of the highest, refined between its neighbours; nil when the profile repeats less than
+    /// ``leastPeriodicity``.
+    static func pitch(of profile: [Double], from shortest: Double, to longest: Double) -> Double? {
+        let lowest = Int(shortest.rounded(.down)), highest = min(Int(longest.rounded(.up)), profile.count / 6)
+        guard lowest >= 1, highest > lowest + 1 else { return nil }
+        let mean = profile.reduce(0, +) / Double(profile.count)
+        let centred = profile.map { $0 - mean }
+        let variance = centred.reduce(0) { $0 + $1 * $1 } / Double(profile.count)
+        guard variance > 0 else { return nil }
+        let correlation = (lowest...highest).map { lag -> Double in
+            var sum = 0.0
+            for i in 0..<(centred.count - lag) { sum += centred[i] * centred[i + lag] }
+            return sum / Double(centred.count - lag) / variance
+        }
+        guard let strongest = correlation.max(), strongest >= leastPeriodicity else { return nil }
+        for k in 1..<(correlation.count - 1)
+        where correlation[k] >= correlation[k - 1] && correlation[k] >= correlation[k + 1]
+            && correlation[k] >= 0.8 * strongest
+        {
+            let (a, b, c) = (correlation[k - 1], correlation[k], correlation[k + 1])
+            let curvature = a - 2 * b + c
+            return Double(lowest + k) + (curvature < 0 ? 0.5 * (a - c) / curvature : 0)
+        }
+        return nil
+    }
+
     /// Whether a column within a few pixels of `x` is inked along much of a character's height just above or just
     /// below the band `top...bottom`.
-    private func hasUprightLine(near x: Int, top: Int, bottom: Int) -> Bool {
+    private func hasUprightLine(near x: Int, top: Int, bottom: Int, inkBelow: Int) -> Bool {
         let reach = Int(glyphHeight.rounded())
         let columns = max(0, x - 6)...min(pixels.width - 1, x + 6)
         for span in [(top - reach)..<top, (bottom + 1)..<(bottom + 1 + reach)] {
             let rows = max(0, span.lowerBound)..<min(pixels.height, span.upperBound)
             guard rows.count >= reach / 2 else { continue }
             for column in columns {
-                let inked = rows.filter { pixels.bytes[$0 * pixels.width + column] < Self.inkBelow }.count
+                let inked = rows.filter { Int(pixels.bytes[$0 * pixels.width + column]) < inkBelow }.count
                 if inked * 10 >= rows.count * 4 { return true }
             }
         }
@@ -163,7 +357,8 @@ extension RecognizedBlock {
             let box = line.box
             let centre = box.y + box.height / 2
             if let b = blocks.firstIndex(where: { $0.box.minY <= centre && centre <= $0.box.maxY }) {
-                let at = blocks[b].lines.firstIndex { $0.box.y + $0.box.height / 2 > centre } ?? blocks[b].lines.endIndex
+                let at =
+                    blocks[b].lines.firstIndex { $0.box.y + $0.box.height / 2 > centre } ?? blocks[b].lines.endIndex
                 blocks[b].lines.insert(line, at: at)
                 blocks[b].box = blocks[b].box.union(box)
             } else {

@@ -259,8 +259,9 @@ struct ComparisonReport {
         return escaped
     }
 
-    /// The normalisation used for scoring (see `RecognizerTally`).
-    static let normalization = TextErrorRate.Normalization(ignoresRules: true)
+    /// The normalisation used for scoring (see `RecognizerTally`): whitespace folded, every character counted, the
+    /// printed rules (`-----`) too.
+    static let normalization = TextErrorRate.Normalization()
 
     static let style = """
         body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#222}

@@ -257,7 +257,8 @@ struct RecognizerTally {
     /// Scores the readings of one photo's pages against its true pages.
     mutating func score(_ readings: [Int: RecognizedPage], of pages: [ScannedPage], against truth: [GroundTruth.Page]) {
         hasTruth = true
-        let options = TextErrorRate.Normalization(ignoresRules: true)
+        // Every character of the truth counts, printed rules (-----) too, as in `docscan evaluate`.
+        let options = ComparisonReport.normalization
         for (truePage, match) in TruthMatch.pair(pages, with: truth) {
             guard let trueText = truePage.text else { continue }
             let reading = match.flatMap { readings[$0.index] }
