@@ -112,16 +112,20 @@ struct RuleLineReader {
         let maximumHeight = 0.6 * glyphHeight
         return bands.compactMap { band -> Rule? in
             guard band.bars <= 2, Double(band.bottom - band.top + 1) <= maximumHeight else { return nil }
+            // The runs at the fixed level, read once: a check of the grid's count, and the count itself where the
+            // grid finds no row, if their stretch spans the band (a row is counted whole or not at all).
+            let steady = steadyStretch(top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right)
             return rule(
                 top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right, paper: paper,
-                inkBelow: inkBelow)
-                ?? steadyRule(
-                    top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right, whole: true)
+                inkBelow: inkBelow, steady: steady?.rule)
+                ?? (steady?.spansBand == true ? steady?.rule : nil)
         }
     }
 
     /// The marks of one band, counted on a grid of character cells at the pitch the band's ink repeats at.
-    private func rule(top: Int, bottom: Int, bars: Int, left: Int, right: Int, paper: Int, inkBelow: Int) -> Rule? {
+    private func rule(
+        top: Int, bottom: Int, bars: Int, left: Int, right: Int, paper: Int, inkBelow: Int, steady: Rule?
+    ) -> Rule? {
         // How dark each column of the band is at its darkest (a row above and below included: a slightly skewed
         // row of dashes drifts across rows), against the paper.
         let rows = max(0, top - 1)...min(pixels.height - 1, bottom + 1)
@@ -183,11 +187,11 @@ struct RuleLineReader {
         let inRule = best.filter { marked[$0] }
         let joined = inRule.map { gapDarkness[$0] / markDarkness[$0] }.sorted()
         // Marks joined more than ``mostJoined`` (blur half filling the gaps between equals signs) still count when the
-        // runs of ink at the fixed level part into a steady stretch of marks inside the row (``steadyRule``): the
+        // runs of ink at the fixed level part into a steady stretch of marks inside the row (`steady`): the
         // grid then counts the whole row, faded marks and all, where the stretch stops at the first one.
         if joined[joined.count / 2] > Self.mostJoined {
             guard joined[joined.count / 2] <= Self.mostJoinedWhenSteady,
-                let steady = steadyRule(top: top, bottom: bottom, bars: bars, left: left, right: right, whole: false),
+                let steady,
                 steady.box.minX >= Double(left) + centres[best.lowerBound] - pitch,
                 steady.box.maxX <= Double(left) + centres[best.upperBound - 1] + pitch
             else { return nil }
@@ -230,11 +234,13 @@ struct RuleLineReader {
     }
 
     /// The marks of one band as runs of columns darker than ``inkBelow``, kept when they are evenly spaced and alike:
-    /// the longest such stretch (when `whole`, only if it spans most of the band's runs). Where blur has half filled
-    /// the gaps between a row's marks past what the grid of ``rule(top:bottom:bars:left:right:paper:inkBelow:)``
-    /// takes for separate marks (the two bars of blurred equals signs, a quarter as dark between the signs as on
-    /// them), the runs still part at the fixed level.
-    private func steadyRule(top: Int, bottom: Int, bars: Int, left: Int, right: Int, whole: Bool) -> Rule? {
+    /// the longest such stretch, and whether it spans most of the band's runs. Where blur has half filled the gaps
+    /// between a row's marks past what the grid of ``rule(top:bottom:bars:left:right:paper:inkBelow:steady:)`` takes
+    /// for separate marks (the two bars of blurred equals signs, a quarter as dark between the signs as on them), the
+    /// runs still part at the fixed level.
+    private func steadyStretch(top: Int, bottom: Int, bars: Int, left: Int, right: Int)
+        -> (rule: Rule, spansBand: Bool)?
+    {
         var runs: [(start: Int, end: Int)] = []
         var runStart: Int?
         for x in left...right {
@@ -269,14 +275,13 @@ struct RuleLineReader {
             if k > start && !steady { start = k }
             if k + 1 - start > best.count { best = start..<(k + 1) }
         }
-        // Read on its own (`whole`), a row of characters is counted whole or not at all: a stretch that covers under
-        // six tenths of the band's runs is a piece of a row whose other marks blur joined (seed 123000's small
-        // receipts read rows of 42 equals signs as 6 and 10 dashes). As a check of the grid's count, a piece will do.
-        guard best.count >= Self.minimumMarks,
-            !whole
-                || 10 * (runs[best.upperBound - 1].end - runs[best.lowerBound].start) >= 6
-                    * (runs[runs.count - 1].end - runs[0].start)
-        else { return nil }
+        guard best.count >= Self.minimumMarks else { return nil }
+        // Read on its own, a row of characters is counted whole or not at all: a stretch that covers under six tenths
+        // of the band's runs is a piece of a row whose other marks blur joined (seed 123000's small receipts read rows
+        // of 42 equals signs as 6 and 10 dashes). As a check of the grid's count, a piece will do.
+        let spansBand =
+            10 * (runs[best.upperBound - 1].end - runs[best.lowerBound].start) >= 6
+            * (runs[runs.count - 1].end - runs[0].start)
         // The side of a drawn box (a form's field), broken into marks by blur and resampling, turns into upright
         // sides at its ends, which may lie beyond the steady stretch; a printed row of characters stands free.
         let ends = [
@@ -289,7 +294,7 @@ struct RuleLineReader {
         let marks = runs[best].map { run -> Rect in
             Rect(x: Double(run.start), y: Double(top), width: Double(run.end - run.start), height: height)
         }
-        return Rule(character: bars == 2 ? "=" : "-", marks: marks)
+        return (Rule(character: bars == 2 ? "=" : "-", marks: marks), spansBand)
     }
 
     /// The pitch (in `lags`) at which `profile` repeats: the shortest lag whose autocorrelation is a peak within a
