@@ -483,7 +483,9 @@ struct PageReader {
     /// the same with faint print darkened, where the characters are small enlarged so that they are about
     /// ``enlargedGlyphHeight`` pixels tall (as laid out, and as one darkened block), and as laid out with its ink
     /// evened out (``GrayPixels/withInkEvenedOut(reach:leastContrast:)``: the faint lines of a receipt beside its bold
-    /// heading, which Tesseract's one threshold for the page turns to paper, become as dark as the heading). Another
+    /// heading, which Tesseract's one threshold for the page turns to paper, become as dark as the heading), and as laid
+    /// out with the paper's grain whitened (``GrayPixels/withPaperGrainWhitened()``: gray speckled paper that the
+    /// threshold turns to dots, which layout analysis takes for a picture and drops the print on). Another
     /// reading must read better (``readsBetter(_:than:)``), and must not leave out print the kept one read (evidence
     /// does not count text left unread: see ``losesPrint(_:than:marks:glyphHeight:)``). A till receipt is read the
     /// other ways even when its first reading is settled: its bold heading, total and barcode can be all that
@@ -517,6 +519,7 @@ struct PageReader {
         if let glyphHeight, glyphHeight >= 1 {
             renderings.append(("with its ink evened out", 1, .evenedOut(reach: Int(glyphHeight.rounded())), PSM_AUTO))
         }
+        renderings.append(("with the paper's grain whitened", 1, .paperGrainWhitened, PSM_AUTO))
         var best = (blocks: first, rendering: String?.none, index: 0)
         var readings = [first]
         for (n, rendering) in renderings.enumerated() {
@@ -528,6 +531,7 @@ struct PageReader {
             case .asItIs: break
             case .faintPrintDarkened: input = input.withFaintPrintDarkened()
             case .evenedOut(let reach): input = input.withInkEvenedOut(reach: reach)
+            case .paperGrainWhitened: input = input.withPaperGrainWhitened()
             }
             let scaledRegion = region.map { Self.scaled($0, by: factor) }
             let blocks = Self.withoutEdgeNoise(
@@ -553,6 +557,8 @@ struct PageReader {
         case faintPrintDarkened
         /// ``GrayPixels/withInkEvenedOut(reach:leastContrast:)`` over `reach` pixels (a character's height).
         case evenedOut(reach: Int)
+        /// ``GrayPixels/withPaperGrainWhitened()``.
+        case paperGrainWhitened
     }
 
     /// `blocks` with the lines Tesseract missed inside drawn boxes (a form's fields) added. A page ruled with long

@@ -37,6 +37,34 @@ struct InkEveningTests {
         #expect(Int(darkened.bytes[91 * page.width + 50]) > 128)
     }
 
+    @Test("The paper's grain turns white, from three deviations under its median; print keeps its shades")
+    func paperGrainWhitened() {
+        // Paper at 250 with a grain: a quarter of its pixels at 246 and a quarter at 240. A bold stroke (40) and a
+        // faint one (190) on it.
+        let width = 100, height = 120
+        var bytes = [UInt8](repeating: 250, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width where x % 4 == 1 { bytes[y * width + x] = 246 }
+            for x in 0..<width where x % 4 == 3 { bytes[y * width + x] = 240 }
+        }
+        for x in 20..<80 {
+            for y in 20..<24 { bytes[y * width + x] = 40 }
+            for y in 90..<94 { bytes[y * width + x] = 190 }
+        }
+        let page = GrayPixels(width: width, height: height, bytes: bytes)
+        // Median 246, lower quartile 240: a deviation of 6 / 0.674 = 8.9, so the floor is 246 - 26.7.
+        #expect(page.paperGrainFloor == 219)
+        let whitened = page.withPaperGrainWhitened()
+        func value(_ x: Int, _ y: Int) -> Int { Int(whitened.bytes[y * width + x]) }
+        for x in 0..<4 { #expect(value(x, 50) == 255) }  // every grain of bare paper
+        #expect(value(50, 21) == 47)  // 40 × 255 / 219
+        #expect(value(50, 91) == 221)  // 190 × 255 / 219: still 34 under the paper
+        // A page without grain keeps its levels.
+        let plain = GrayPixels(width: 10, height: 10, bytes: [UInt8](repeating: 255, count: 100))
+        #expect(plain.paperGrainFloor == 255)
+        #expect(plain.withPaperGrainWhitened().bytes == plain.bytes)
+    }
+
     @Test("Sliding minimum and mean over a square window, cut at the image's edges")
     func slidingFilters() {
         let pixels = GrayPixels(width: 5, height: 3, bytes: [
