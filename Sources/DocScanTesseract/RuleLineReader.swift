@@ -113,12 +113,13 @@ struct RuleLineReader {
         return bands.compactMap { band -> Rule? in
             guard band.bars <= 2, Double(band.bottom - band.top + 1) <= maximumHeight else { return nil }
             // The runs at the fixed level, read once: a check of the grid's count, and the count itself where the
-            // grid finds no row, if their stretch spans the band (a row is counted whole or not at all).
+            // grid finds no row. Their stretch may be a piece of a row whose other marks blur joined (seed 123000's
+            // small receipts: 6 and 10 marks of rows of 42): the piece costs no more characters than the row left
+            // out, and it reads the marks it holds (corpus multi-08: 23 equals signs of 34).
             let steady = steadyStretch(top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right)
             return rule(
                 top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right, paper: paper,
-                inkBelow: inkBelow, steady: steady?.rule)
-                ?? (steady?.spansBand == true ? steady?.rule : nil)
+                inkBelow: inkBelow, steady: steady) ?? steady
         }
     }
 
@@ -234,13 +235,10 @@ struct RuleLineReader {
     }
 
     /// The marks of one band as runs of columns darker than ``inkBelow``, kept when they are evenly spaced and alike:
-    /// the longest such stretch, and whether it spans most of the band's runs. Where blur has half filled the gaps
-    /// between a row's marks past what the grid of ``rule(top:bottom:bars:left:right:paper:inkBelow:steady:)`` takes
-    /// for separate marks (the two bars of blurred equals signs, a quarter as dark between the signs as on them), the
-    /// runs still part at the fixed level.
-    private func steadyStretch(top: Int, bottom: Int, bars: Int, left: Int, right: Int)
-        -> (rule: Rule, spansBand: Bool)?
-    {
+    /// the longest such stretch. Where blur has half filled the gaps between a row's marks past what the grid of
+    /// ``rule(top:bottom:bars:left:right:paper:inkBelow:steady:)`` takes for separate marks (the two bars of blurred
+    /// equals signs, a quarter as dark between the signs as on them), the runs still part at the fixed level.
+    private func steadyStretch(top: Int, bottom: Int, bars: Int, left: Int, right: Int) -> Rule? {
         var runs: [(start: Int, end: Int)] = []
         var runStart: Int?
         for x in left...right {
@@ -276,12 +274,6 @@ struct RuleLineReader {
             if k + 1 - start > best.count { best = start..<(k + 1) }
         }
         guard best.count >= Self.minimumMarks else { return nil }
-        // Read on its own, a row of characters is counted whole or not at all: a stretch that covers under six tenths
-        // of the band's runs is a piece of a row whose other marks blur joined (seed 123000's small receipts read rows
-        // of 42 equals signs as 6 and 10 dashes). As a check of the grid's count, a piece will do.
-        let spansBand =
-            10 * (runs[best.upperBound - 1].end - runs[best.lowerBound].start) >= 6
-            * (runs[runs.count - 1].end - runs[0].start)
         // The side of a drawn box (a form's field), broken into marks by blur and resampling, turns into upright
         // sides at its ends, which may lie beyond the steady stretch; a printed row of characters stands free.
         let ends = [
@@ -294,7 +286,7 @@ struct RuleLineReader {
         let marks = runs[best].map { run -> Rect in
             Rect(x: Double(run.start), y: Double(top), width: Double(run.end - run.start), height: height)
         }
-        return (Rule(character: bars == 2 ? "=" : "-", marks: marks), spansBand)
+        return Rule(character: bars == 2 ? "=" : "-", marks: marks)
     }
 
     /// The pitch (in `lags`) at which `profile` repeats: the shortest lag whose autocorrelation is a peak within a

@@ -48,6 +48,21 @@ struct RuleLineReaderTests {
         #expect(rules.map(\.text) == [String(repeating: "=", count: 20)])
     }
 
+    @Test("A row whose marks blur joined along most of its length is read for the marks that stand apart")
+    func partlyJoinedRow() {
+        // Blur has grayed every gap of a row of 20 dashes, past what the grid of cells takes for separate marks; at
+        // the fixed ink level the first 8 still part, the other 12 run together. The 8 are read: the 12 cost the
+        // same characters whether the row is read in part or left out.
+        var pixels = Self.page { x, y in Self.onMark(x) && (99...100).contains(y) }
+        for y in 99...100 {
+            for x in 40..<(40 + 19 * 14 + 8) where !Self.onMark(x) {
+                pixels.bytes[y * 400 + x] = x < 40 + 8 * 14 ? 180 : 120
+            }
+        }
+        let rules = RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: [])
+        #expect(rules.map(\.text) == [String(repeating: "-", count: 8)])
+    }
+
     @Test("The page's outermost rows are no rule")
     func pageEdge() {
         let pixels = Self.page { x, y in Self.onMark(x) && y <= 1 }
