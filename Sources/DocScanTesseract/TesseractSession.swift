@@ -539,8 +539,9 @@ struct PageReader {
                     try run(input, resolution: resolution.map { $0 * factor }, region: scaledRegion, mode: rendering.mode, choices: choices),
                     by: 1 / factor))
             readings.append(blocks)
-            if Self.readsBetter(blocks, than: best.blocks),
-                !Self.losesPrint(blocks, than: best.blocks, marks: marks, glyphHeight: glyphHeight ?? 0)
+            if Self.readsBetter(blocks, than: best.blocks)
+                && !Self.losesPrint(blocks, than: best.blocks, marks: marks, glyphHeight: glyphHeight ?? 0)
+                || Self.readsMorePrint(blocks, than: best.blocks, marks: marks, glyphHeight: glyphHeight ?? 0)
             {
                 best = (blocks, rendering.name, readings.count - 1)
             }
@@ -850,6 +851,22 @@ struct PageReader {
         lettersAndDigits(blocks.flatMap(\.lines).flatMap(\.words)) < lettersAndDigits(kept.flatMap(\.lines).flatMap(\.words))
             && readShare(of: marks, by: blocks, glyphHeight: glyphHeight)
                 < readShare(of: marks, by: kept, glyphHeight: glyphHeight) - 0.1
+    }
+
+    /// Whether `blocks` read much print that `kept` left out: three tenths more letters and digits (and two), on lines
+    /// through no fewer of the page's letter-like `marks` (``readShare(of:by:glyphHeight:)``), with at least half its
+    /// evidence and not mostly noise. A small form's page enlarged reads its upper fields surely and drops the rest;
+    /// the page at its size with the paper's grain whitened reads every field, less surely (seed 127000 form-01: 408
+    /// letters against 280, evidence 44 against 77).
+    static func readsMorePrint(
+        _ blocks: [RecognizedBlock], than kept: [RecognizedBlock], marks: [Point], glyphHeight: Double
+    ) -> Bool {
+        let letters = lettersAndDigits(blocks.flatMap(\.lines).flatMap(\.words))
+        let keptLetters = lettersAndDigits(kept.flatMap(\.lines).flatMap(\.words))
+        return Double(letters) >= 1.3 * Double(keptLetters) + 2 && !isMostlyNoise(blocks)
+            && evidence(blocks) >= 0.5 * max(0, evidence(kept))
+            && readShare(of: marks, by: blocks, glyphHeight: glyphHeight)
+                >= readShare(of: marks, by: kept, glyphHeight: glyphHeight)
     }
 
     /// Whether a reading holds under a quarter as many letters and digits as the page has letter-like marks
