@@ -162,6 +162,25 @@ struct ReadingChoiceTests {
         #expect(PageReader.readShare(of: [], by: reading, glyphHeight: 10) == 1)
     }
 
+    @Test("A reading of much more print, less sure, replaces one that read part of the page surely")
+    func readingMorePrintWins() {
+        // The shape of seed 127000 form-01: enlarged, its upper fields read surely and the rest dropped; whitened at
+        // its size, every field read, less surely (408 letters against 280, evidence 44 against 77).
+        let marks = (0..<14).map { Point(x: 50, y: 10 + 30 * Double($0)) }
+        let kept = Self.reading(Array(repeating: ("Fletcher", 0.95), count: 9))  // 72 letters on 9 of 14 lines
+        let whole = Self.reading(Array(repeating: ("Fletcher", 0.75), count: 14))  // 112 letters on all 14
+        #expect(!PageReader.readsBetter(whole, than: kept))  // evidence 63 against 65
+        #expect(PageReader.readsMorePrint(whole, than: kept, marks: marks, glyphHeight: 10))
+        // Not a little more print (80 letters), nor more letters on fewer of the marks (a receipt's lines joined), nor
+        // a reading of unsure words (evidence under half the kept one's).
+        let little = Self.reading(Array(repeating: ("Fletcher", 0.95), count: 10))
+        #expect(!PageReader.readsMorePrint(little, than: kept, marks: marks, glyphHeight: 10))
+        let joined = Self.reading(Array(repeating: ("Fletcher Street", 0.95), count: 8))
+        #expect(!PageReader.readsMorePrint(joined, than: kept, marks: marks, glyphHeight: 10))
+        let unsure = Self.reading(Array(repeating: ("Fletcher", 0.6), count: 14))
+        #expect(!PageReader.readsMorePrint(unsure, than: kept, marks: marks, glyphHeight: 10))
+    }
+
     @Test("A reading with fewer letters on lines through a tenth fewer of the marks does not replace the kept one")
     func leavingOutPrintLoses() {
         // Ten lines of marks, one mark per line at y = 10, 40, 70, ... (see `reading`: lines 30 pixels apart).
