@@ -1,12 +1,21 @@
 extension GrayPixels {
     /// The paper's level: the 95th percentile of the values, since paper covers most of a page.
-    var paperLevel: Int {
+    var paperLevel: Int { Self.paperLevel(in: histogram) }
+
+    /// How many pixels hold each of the 256 values.
+    var histogram: [Int] {
         var histogram = [Int](repeating: 0, count: 256)
         for v in bytes { histogram[Int(v)] += 1 }
+        return histogram
+    }
+
+    /// The ``paperLevel`` of pixels whose values are counted in `histogram`.
+    static func paperLevel(in histogram: [Int]) -> Int {
+        let total = histogram.reduce(0, +)
         var seen = 0
         for (value, n) in histogram.enumerated() {
             seen += n
-            if seen * 100 >= bytes.count * 95 { return value }
+            if seen * 100 >= total * 95 { return value }
         }
         return 255
     }

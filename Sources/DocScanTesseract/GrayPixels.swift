@@ -52,9 +52,8 @@ struct GrayPixels: Sendable {
     /// The level under which the paper's own grain rarely falls: the median of the paper's values (those at least 0.8
     /// of the ``paperLevel``) less three of their deviations, estimated from the quartile below the median.
     var paperGrainFloor: Int {
-        var histogram = [Int](repeating: 0, count: 256)
-        for v in bytes { histogram[Int(v)] += 1 }
-        let paperFrom = Int((0.8 * Double(paperLevel)).rounded(.up))
+        let histogram = histogram
+        let paperFrom = Int((0.8 * Double(Self.paperLevel(in: histogram))).rounded(.up))
         let paperValues = histogram[paperFrom...].reduce(0, +)
         guard paperValues > 0 else { return 255 }
         // The value at which `share` of the paper's values are reached, counting up from the darkest.

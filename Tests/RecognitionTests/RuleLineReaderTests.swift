@@ -16,13 +16,18 @@ struct RuleLineReaderTests {
         return GrayPixels(width: 400, height: 200, bytes: bytes)
     }
 
+    /// The rules the reader finds on `pixels`, whose characters are 20 pixels tall, with no line read.
+    static func rules(in pixels: GrayPixels) -> [RuleLineReader.Rule] {
+        RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: [])
+    }
+
     /// Twenty marks 8 pixels wide at a pitch of 14, starting at x = 40.
     static func onMark(_ x: Int) -> Bool { x >= 40 && x < 40 + 20 * 14 && (x - 40) % 14 < 8 }
 
     @Test("A row of dashes is read as that many dashes, with one box per dash")
     func dashes() {
         let pixels = Self.page { x, y in Self.onMark(x) && (99...100).contains(y) }
-        let rules = RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: [])
+        let rules = Self.rules(in: pixels)
         #expect(rules.map(\.text) == [String(repeating: "-", count: 20)])
         #expect(rules.first?.marks.first == Rect(x: 40, y: 99, width: 8, height: 2))
     }
@@ -36,7 +41,7 @@ struct RuleLineReaderTests {
             for mark in 0..<20 { pixels.bytes[y * 400 + 40 + 14 * mark + 3] = 175 }
             for x in (40 + 14 * 7)..<(40 + 14 * 7 + 8) { pixels.bytes[y * 400 + x] = 205 }
         }
-        let rules = RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: [])
+        let rules = Self.rules(in: pixels)
         #expect(rules.map(\.text) == [String(repeating: "-", count: 20)])
         #expect(rules.first?.marks.first == Rect(x: 40, y: 99, width: 8, height: 2))
     }
@@ -44,7 +49,7 @@ struct RuleLineReaderTests {
     @Test("Equals signs whose two bars blur joined into one thick band are still equals signs")
     func joinedEqualsSigns() {
         let pixels = Self.page { x, y in Self.onMark(x) && (96...103).contains(y) }
-        let rules = RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: [])
+        let rules = Self.rules(in: pixels)
         #expect(rules.map(\.text) == [String(repeating: "=", count: 20)])
     }
 
@@ -59,14 +64,14 @@ struct RuleLineReaderTests {
                 pixels.bytes[y * 400 + x] = x < 40 + 8 * 14 ? 180 : 120
             }
         }
-        let rules = RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: [])
+        let rules = Self.rules(in: pixels)
         #expect(rules.map(\.text) == [String(repeating: "-", count: 8)])
     }
 
     @Test("The page's outermost rows are no rule")
     func pageEdge() {
         let pixels = Self.page { x, y in Self.onMark(x) && y <= 1 }
-        #expect(RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: []).isEmpty)
+        #expect(Self.rules(in: pixels).isEmpty)
     }
 
     @Test(
@@ -102,7 +107,7 @@ struct RuleLineReaderTests {
     @Test("Two bars one above the other are equals signs")
     func equalsSigns() {
         let pixels = Self.page { x, y in Self.onMark(x) && ((98...99).contains(y) || (103...104).contains(y)) }
-        let rules = RuleLineReader(pixels: pixels, glyphHeight: 20).rules(avoiding: [])
+        let rules = Self.rules(in: pixels)
         #expect(rules.map(\.text) == [String(repeating: "=", count: 20)])
     }
 
@@ -111,9 +116,9 @@ struct RuleLineReaderTests {
         let box = Self.page { x, y in
             (Self.onMark(x) && (99...100).contains(y)) || ((x == 40 || x == 40 + 19 * 14 + 7) && (99...140).contains(y))
         }
-        #expect(RuleLineReader(pixels: box, glyphHeight: 20).rules(avoiding: []).isEmpty)
+        #expect(Self.rules(in: box).isEmpty)
         let solid = Self.page { x, y in x >= 40 && x < 320 && (99...100).contains(y) }
-        #expect(RuleLineReader(pixels: solid, glyphHeight: 20).rules(avoiding: []).isEmpty)
+        #expect(Self.rules(in: solid).isEmpty)
         let read = Self.page { x, y in Self.onMark(x) && (99...100).contains(y) }
         let line = RecognizedLine(text: "----", confidence: nil, box: Rect(x: 30, y: 90, width: 300, height: 20))
         #expect(RuleLineReader(pixels: read, glyphHeight: 20).rules(avoiding: [line]).isEmpty)
@@ -126,11 +131,11 @@ struct RuleLineReaderTests {
             let side = (Self.onMark(x) || (10..<34).contains(x) || (326..<381).contains(x)) && (99...100).contains(y)
             return side || ((x == 10 || x == 380) && (99...140).contains(y))
         }
-        #expect(RuleLineReader(pixels: box, glyphHeight: 20).rules(avoiding: []).isEmpty)
+        #expect(Self.rules(in: box).isEmpty)
         let free = Self.page { x, y in
             (Self.onMark(x) || (10..<34).contains(x) || (326..<381).contains(x)) && (99...100).contains(y)
         }
-        #expect(RuleLineReader(pixels: free, glyphHeight: 20).rules(avoiding: []).count == 1)
+        #expect(Self.rules(in: free).count == 1)
     }
 
     @Test("Rules are put between the lines they lie between, in reading order")
