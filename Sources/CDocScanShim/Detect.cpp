@@ -1554,19 +1554,24 @@ bool repeats(const Candidate &candidate, const std::vector<Candidate> &all, cons
     return alike.size() >= 3;
 }
 
-/// The whole of a document of which `piece` outlines only the lit part, a hard shadow's straight edge (one side of
-/// `piece`, which no camera then sees as a rectangle: under 85 degrees, see ``rectangleCornerAngle``) cutting the rest
-/// off; nothing when no side is such an edge or the sides beside it do not run on into the shade. The cut side has the
-/// same paper on both sides of it, darker beyond (by 15 levels or more along seven tenths of it, keeping a third of
-/// the light, its chroma within ``otherChroma``). The sides beside the cut are followed past it, as far as three times
-/// the longer of them, and a far side closes the outline: the two runs past the cut and the far side must each step
-/// along six tenths of itself, and the whole must be a rectangle to a camera (within 3 degrees of square). Of such
-/// outlines, the smallest within 0.05 of the best supported is the document: a shadow's own edge beyond it can close an
-/// outline as crisp. A document on a desk of its own chroma and darker passes the first test, but its sides do not run
-/// on past its corners.
+/// The whole of a document of which `piece` outlines only part, a hard shadow's edge (one side of `piece`) cutting
+/// the rest off; nothing when no side is such an edge or the sides beside it do not run on past it. The cut side has
+/// the same paper on both sides of it in different light (15 levels or more apart along seven tenths of it, the
+/// darker keeping a third of the light, its chroma within ``otherChroma``). Either `piece` is the lit part, darker
+/// beyond the cut, and no camera sees it as a rectangle (under 85 degrees, see ``rectangleCornerAngle``: the edge
+/// slants across the document); or `piece` is the shaded part, lighter beyond the cut, and lighter than the desk
+/// beyond another side (half of it or more), as paper is even in shade (seed 129000 spread-06: a phone's shadow
+/// across a page whose lit end barely steps from a pale desk; the shaded part, slanted by the camera's tilt, is a
+/// rectangle to it). The sides beside the cut are followed past it, as far as three times the longer of them, and a
+/// far side closes the outline: the two runs past the cut and the far side must each step along six tenths of
+/// itself, and the whole must be a rectangle to a camera (within 3 degrees of square). Of such outlines, the smallest
+/// within 0.05 of the best supported is the document: a shadow's own edge beyond it can close an outline as crisp. A
+/// document on a desk of its own chroma, darker or lighter than the paper, passes the first test all round, but its
+/// sides do not run on past its corners; and a document darker than the desk all round is no shaded piece.
 std::optional<Candidate> completedPastShadow(const Views &views, const Quad &piece) {
     const cv::Size frame = views.lab.size();
-    if (isDegenerate(piece) || rectangleCornerAngle(piece, frame) >= 85) return std::nullopt;
+    if (isDegenerate(piece)) return std::nullopt;
+    const bool seenAsRectangle = rectangleCornerAngle(piece, frame) >= 85;
     const double orientation = signedArea(piece) > 0 ? 1 : -1;
     constexpr int samples = 32;
     const auto steps = [&](cv::Point2d a, cv::Point2d b) {
@@ -1575,18 +1580,35 @@ std::optional<Candidate> completedPastShadow(const Views &views, const Quad &pie
     const auto inFrame = [&](cv::Point2d p) {
         return p.x >= 0 && p.y >= 0 && p.x <= frame.width - 1 && p.y <= frame.height - 1;
     };
-    std::vector<Candidate> found;
-    for (int cut = 0; cut < 4; ++cut) {
-        const cv::Point2d a = piece[cut], b = piece[(cut + 1) % 4];
-        int shaded = 0, total = 0;
-        pointsAcrossSide(frame, a, b, orientation, samples, [&](cv::Point2d in, cv::Point2d out) {
+    // Along each side, the share of the places where the same paper lies on both sides in different light: lit
+    // inside and shaded outside, or the other way round.
+    std::array<double, 4> litInside{}, shadedInside{};
+    for (int side = 0; side < 4; ++side) {
+        int lit = 0, shaded = 0, total = 0;
+        pointsAcrossSide(frame, piece[side], piece[(side + 1) % 4], orientation, samples, [&](cv::Point2d in, cv::Point2d out) {
             cv::Vec3f inside, outside;
             if (!sample<cv::Vec3f>(views.lab, in, inside) || !sample<cv::Vec3f>(views.lab, out, outside)) return;
             ++total;
-            shaded += inside[0] - outside[0] >= 15 && outside[0] >= inside[0] / 3 &&
-                      chromaDistance(cv::Scalar(inside), cv::Scalar(outside)) < otherChroma;
+            const float lighter = std::max(inside[0], outside[0]), darker = std::min(inside[0], outside[0]);
+            if (lighter - darker < 15 || darker < lighter / 3 ||
+                chromaDistance(cv::Scalar(inside), cv::Scalar(outside)) >= otherChroma)
+                return;
+            (inside[0] > outside[0] ? lit : shaded) += 1;
         });
-        if (total < samples / 2 || shaded < 0.7 * total) continue;
+        if (total < samples / 2) continue;
+        litInside[side] = double(lit) / total, shadedInside[side] = double(shaded) / total;
+    }
+    std::vector<Candidate> found;
+    for (int cut = 0; cut < 4; ++cut) {
+        const auto litElsewhere = [&] {
+            for (int side = 0; side < 4; ++side)
+                if (side != cut && litInside[side] >= 0.5) return true;
+            return false;
+        };
+        const bool litPieceCut = litInside[cut] >= 0.7 && !seenAsRectangle;
+        const bool shadedPieceCut = shadedInside[cut] >= 0.7 && litElsewhere();
+        if (!litPieceCut && !shadedPieceCut) continue;
+        const cv::Point2d a = piece[cut], b = piece[(cut + 1) % 4];
         const cv::Point2d before = piece[(cut + 3) % 4], after = piece[(cut + 2) % 4];
         const double lengthBefore = cv::norm(a - before), lengthAfter = cv::norm(b - after);
         const cv::Point2d runA = (a - before) * (1 / lengthBefore), runB = (b - after) * (1 / lengthAfter);
@@ -1890,7 +1912,14 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             for (size_t k = 0; k < judged.size(); ++k) {
                 if (k == main) continue;
                 Judged j = judged[k];
-                if (!j.plausible || j.roughness > std::max(3.0, 1.5 * judged[main].roughness)) continue;
+                // (Print too small and dense for paper to show between it makes a page rough too: the far page of a
+                // book photographed at a slant, its print 4 pixels tall in a 2 MP photo, rough as 4 where the near
+                // page is 0; it is printed on (clear lines, 0.3) and meets a document already taken along a whole
+                // side, its gutter. Seed 510000 spread-16, a hard-cover book on gingham.)
+                const bool pageBesideTaken = j.lines >= 0.3 && std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                    return joinedAlongSharedSide(d.quad, j.candidate.quad, 2 * seam).has_value();
+                });
+                if (!j.plausible || (j.roughness > std::max(3.0, 1.5 * judged[main].roughness) && !pageBesideTaken)) continue;
                 if (j.lines < 0.3 && repeats(j.candidate, candidates, printed)) continue;
                 // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
                 // shadow over one side).
@@ -2107,8 +2136,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 }
                 if (whole) piece = *whole;
             }
-            // Where no outline of the shaded rest was proposed to be put back with the lit part, the rest is looked
-            // for along the sides that run on into the shade (``completedPastShadow``), clear of the other documents.
+            // Where no outline of the rest was proposed to be put back with the lit or the shaded part, the rest is
+            // looked for along the sides that run on past the shadow's edge (``completedPastShadow``), clear of the
+            // other documents.
             for (auto &piece : documents) {
                 const auto whole = completedPastShadow(views, piece.quad);
                 if (!whole) continue;

@@ -482,6 +482,24 @@ struct TextLayoutTests {
         }
     }
 
+    @Test("The far page of a book at a slant, its print too small for paper to show between it, is found with the near one")
+    func farPageOfSmallPrint() throws {
+        // Seed 510000 spread-16 (2 MP, the book's part cut out and saved again at JPEG quality 50): a hard-cover book
+        // on gingham, tilted 36 degrees. The far page's print is about 4 pixels tall, so dense that its region measured
+        // rough as cloth (4, against the near page's 2), and only the near page was found.
+        let scan = try DocumentScanner().scan(
+            contentsOf: TestData.fixture("spread-far-page-small-print-in-hard-cover.jpg"))
+        let pages: [[(Double, Double)]] = [
+            [(849.0, 60.6), (927.1, 379.2), (164.2, 463.7), (232.9, 151.9)],
+            [(927.1, 379.2), (1056.9, 908.8), (55.2, 959.0), (164.2, 463.7)],
+        ]
+        #expect(scan.pages.count == 2, "\(scan.pages.map(\.quad))")
+        for (page, truth) in zip(scan.pages, pages) {
+            let iou = page.quad.intersectionOverUnion(Quad(truth.map { Point(x: $0.0, y: $0.1) }))
+            #expect(iou >= 0.95, "page \(page.quad): IoU \(iou)")
+        }
+    }
+
     @Test("A band on three sides or more is a border; on two sides meeting at a corner only round a spread")
     func borderSides() {
         let left: Int32 = 1, top: Int32 = 2, right: Int32 = 4, bottom: Int32 = 8
