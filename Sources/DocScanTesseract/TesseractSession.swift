@@ -322,6 +322,13 @@ struct PageReader {
             if punctuated.count == 1 { mapping.append("1 full stop read as a comma put back") }
             if punctuated.count > 1 { mapping.append("\(punctuated.count) full stops read as commas put back") }
         }
+        if handle.key.usesDictionary && DecimalPoints.applies(to: handle.key.languages) {
+            let amounts = DecimalPoints.corrected(blocks)
+            blocks = amounts.blocks
+            if amounts.count > 0 {
+                mapping.append("\(amounts.count) decimal point\(amounts.count == 1 ? "" : "s") read as a comma put back")
+            }
+        }
         if request.maximumCandidates > 1 {
             blocks = blocks.map { block in
                 var block = block
