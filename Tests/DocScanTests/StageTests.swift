@@ -470,16 +470,12 @@ struct TextLayoutTests {
         // Seed 65000 spread-07 (2.8 MP): a hard-cover book tilted 32 degrees on granite. Its cover shows along the
         // top and the left, its other edges hidden behind the page block, and the pages came out with the cover
         // round them (IoU 0.917 and 0.899).
-        let scan = try DocumentScanner().scan(contentsOf: TestData.fixture("spread-in-cover-seen-on-two-sides.jpg"))
-        let pages: [[(Double, Double)]] = [
-            [(115.9, 338.3), (856.3, 296.5), (969.8, 1199.6), (442.4, 1166.7)],
-            [(856.3, 296.5), (1777.7, 244.5), (1581.4, 1237.7), (969.8, 1199.6)],
-        ]
-        #expect(scan.pages.count == 2, "\(scan.pages.map(\.quad))")
-        for (page, truth) in zip(scan.pages, pages) {
-            let iou = page.quad.intersectionOverUnion(Quad(truth.map { Point(x: $0.0, y: $0.1) }))
-            #expect(iou >= 0.95, "page \(page.quad): IoU \(iou)")
-        }
+        try Self.expectTwoPages(
+            in: "spread-in-cover-seen-on-two-sides.jpg",
+            matching: [
+                [(115.9, 338.3), (856.3, 296.5), (969.8, 1199.6), (442.4, 1166.7)],
+                [(856.3, 296.5), (1777.7, 244.5), (1581.4, 1237.7), (969.8, 1199.6)],
+            ])
     }
 
     @Test("The far page of a book at a slant, its print too small for paper to show between it, is found with the near one")
@@ -487,16 +483,24 @@ struct TextLayoutTests {
         // Seed 510000 spread-16 (2 MP, the book's part cut out and saved again at JPEG quality 50): a hard-cover book
         // on gingham, tilted 36 degrees. The far page's print is about 4 pixels tall, so dense that its region measured
         // rough as cloth (4, against the near page's 2), and only the near page was found.
-        let scan = try DocumentScanner().scan(
-            contentsOf: TestData.fixture("spread-far-page-small-print-in-hard-cover.jpg"))
-        let pages: [[(Double, Double)]] = [
-            [(849.0, 60.6), (927.1, 379.2), (164.2, 463.7), (232.9, 151.9)],
-            [(927.1, 379.2), (1056.9, 908.8), (55.2, 959.0), (164.2, 463.7)],
-        ]
-        #expect(scan.pages.count == 2, "\(scan.pages.map(\.quad))")
+        try Self.expectTwoPages(
+            in: "spread-far-page-small-print-in-hard-cover.jpg",
+            matching: [
+                [(849.0, 60.6), (927.1, 379.2), (164.2, 463.7), (232.9, 151.9)],
+                [(927.1, 379.2), (1056.9, 908.8), (55.2, 959.0), (164.2, 463.7)],
+            ])
+    }
+
+    /// Expects the scan of a spread's fixture to give two pages, each within IoU 0.95 of its true corners (in reading
+    /// order).
+    static func expectTwoPages(
+        in fixture: String, matching pages: [[(Double, Double)]], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let scan = try DocumentScanner().scan(contentsOf: TestData.fixture(fixture))
+        #expect(scan.pages.count == 2, "\(scan.pages.map(\.quad))", sourceLocation: sourceLocation)
         for (page, truth) in zip(scan.pages, pages) {
             let iou = page.quad.intersectionOverUnion(Quad(truth.map { Point(x: $0.0, y: $0.1) }))
-            #expect(iou >= 0.95, "page \(page.quad): IoU \(iou)")
+            #expect(iou >= 0.95, "page \(page.quad): IoU \(iou)", sourceLocation: sourceLocation)
         }
     }
 
