@@ -9,12 +9,9 @@ import DocScanRecognition
 /// groups thousands with a comma followed by three digits, so a comma between a digit and exactly two final digits
 /// ("1,29", "$17,64") is a misread point. "1,234" and "1,234.56" keep their commas; a reading in German or French,
 /// which writes a decimal comma, is not corrected unless English is among its languages.
+///
+/// It runs with the other English corrections, when ``SentencePunctuation/applies(to:)``.
 enum DecimalPoints {
-    /// Whether the languages of a request call for this correction.
-    static func applies(to languages: [String]) -> Bool {
-        languages.contains("eng")
-    }
-
     /// The offset in `word` of a comma that stands for a decimal point: between a digit and exactly two digits that
     /// end the word (or come before a closing bracket or a percent sign), with no other comma or point in the number.
     static func misreadPoint(in word: String) -> Int? {

@@ -20,7 +20,8 @@ enum SentencePunctuation {
         "After", "Before", "During", "Since", "While", "When", "Both", "All", "Few", "Neither", "Either",
     ]
 
-    /// Whether the languages of a request call for this correction.
+    /// Whether the languages of a request call for the English corrections: this one, ``PronounI`` and
+    /// ``DecimalPoints``.
     static func applies(to languages: [String]) -> Bool {
         languages.contains("eng")
     }

@@ -321,8 +321,6 @@ struct PageReader {
             blocks = punctuated.blocks
             if punctuated.count == 1 { mapping.append("1 full stop read as a comma put back") }
             if punctuated.count > 1 { mapping.append("\(punctuated.count) full stops read as commas put back") }
-        }
-        if handle.key.usesDictionary && DecimalPoints.applies(to: handle.key.languages) {
             let amounts = DecimalPoints.corrected(blocks)
             blocks = amounts.blocks
             if amounts.count > 0 {

@@ -37,11 +37,4 @@ struct DecimalPointsTests {
         #expect(DecimalPoints.misreadPoint(in: "7,25%") == 1)
         #expect(DecimalPoints.misreadPoint(in: "£3,99") == 2)
     }
-
-    @Test("Only readings with English among their languages are corrected")
-    func languages() {
-        #expect(DecimalPoints.applies(to: ["eng"]))
-        #expect(DecimalPoints.applies(to: ["deu", "eng"]))
-        #expect(!DecimalPoints.applies(to: ["deu"]))
-    }
 }
