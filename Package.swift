@@ -4,18 +4,31 @@ import PackageDescription
 
 /// OpenCV's flags come from a narrow `.pc` file beside the system-library target: it links only core, imgproc and
 /// imgcodecs (what the shim uses) instead of the ~55 modules `pkg-config opencv4` lists, which would make every process
-/// start load hundreds of shared objects. Where neither known layout is present, the full `opencv4` package is used.
+/// start load hundreds of shared objects. Where OpenCV is installed in neither known layout, the full `opencv4` package
+/// is used, with the image codec libraries the shim calls directly linked beside it (`codecLinkerSettings`).
+///
+/// SwiftPM caches what this manifest computes, so a build started before OpenCV is installed must already choose the
+/// layout the install will bring (apt's on Linux, Homebrew's on macOS): choosing the full package then would outlast
+/// the install.
 let openCVPackageConfig: String = {
     let folder = Context.packageDirectory + "/Sources/COpenCV"
-    let layouts = [
-        ("/usr/include/opencv4/opencv2/core.hpp", "docscan-opencv-linux.pc"),
-        ("/opt/homebrew/include/opencv4/opencv2/core.hpp", "docscan-opencv-homebrew.pc"),
-    ]
-    for (header, file) in layouts where FileManager.default.fileExists(atPath: header) {
-        return folder + "/" + file
-    }
-    return "opencv4"
+    let files = FileManager.default
+    #if os(Linux)
+        let native = ("/usr/include/opencv4/opencv2/core.hpp", "docscan-opencv-linux.pc")
+    #else
+        let native = ("/opt/homebrew/include/opencv4/opencv2/core.hpp", "docscan-opencv-homebrew.pc")
+    #endif
+    if files.fileExists(atPath: native.0) { return folder + "/" + native.1 }
+    let elsewhere = [
+        "/usr/local/include/opencv4", "/usr/include/opencv4", "/opt/homebrew/include/opencv4", "/usr/local/opt/opencv",
+    ].contains { files.fileExists(atPath: $0) }
+    return elsewhere ? "opencv4" : folder + "/" + native.1
 }()
+
+/// The image codec libraries the shim calls directly (Codecs.cpp), which the narrow `.pc` files list and the full
+/// `opencv4` package does not.
+let codecLinkerSettings: [LinkerSetting] =
+    openCVPackageConfig == "opencv4" ? ["jpeg", "png16", "tiff", "webp"].map { .linkedLibrary($0) } : []
 
 let package = Package(
     name: "DocScan",
@@ -46,7 +59,7 @@ let package = Package(
             pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev"]), .brew(["tesseract"])]
         ),
-        .target(name: "CDocScanShim", dependencies: ["COpenCV"]),
+        .target(name: "CDocScanShim", dependencies: ["COpenCV"], linkerSettings: codecLinkerSettings),
         .target(name: "DocScanGeometry"),
         .target(name: "DocScanRecognition", dependencies: ["DocScanGeometry"]),
         .target(name: "DocScan", dependencies: ["CDocScanShim", "DocScanGeometry", "DocScanRecognition"]),
