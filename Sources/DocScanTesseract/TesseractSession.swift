@@ -606,14 +606,31 @@ struct PageReader {
     /// The reading without the specks of noise Tesseract reads as short, unsure words at the ends of lines (the
     /// edge of a card, a texture, a thumb): words under 60% confidence with at most three letters and no digit (a
     /// misread price is still worth keeping) are dropped from either end of each line, and lines left empty go too.
-    /// The pronoun "I" opening a line stays, however unsure (``PronounI``).
+    /// The pronoun "I" opening a line stays, however unsure (``PronounI``). Lines read down slivers go first
+    /// (``withoutSlivers(_:)``).
     static func withoutEdgeNoise(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
         func isNoise(_ word: RecognizedWord) -> Bool {
             (word.confidence?.value ?? 0) < 0.6 && !word.text.contains(where: \.isNumber)
                 && word.text.filter(\.isLetter).count <= 3
         }
-        return withoutLineEnds(blocks) { word, next in
+        return withoutLineEnds(withoutSlivers(blocks)) { word, next in
             isNoise(word) && !PronounI.opensLine(word.text, before: next?.text)
+        }
+    }
+
+    /// The reading without the lines Tesseract read down a sliver of the page: a line over ten times as tall as it is
+    /// wide, its words unsure (under 0.5 on average), in a reading whose lines run across the page
+    /// (``WordFill/linesRunDown(_:)``). Enlarged to 300%, seed 131000 form-03 (a 2 MP form turned 130 degrees, its
+    /// page 606 × 858) read the page's left edge, 5 pixels wide, as one line 795 pixels tall of 200 characters of
+    /// noise at 0.24, first in reading order; the reading still won on its clear fields, and the page read at 51% CER.
+    /// A line of print across a page is far wider than tall, and a word standing on end (a spine's title, a receipt's
+    /// prices read down rows) is a few times as tall as wide.
+    static func withoutSlivers(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
+        guard !WordFill.linesRunDown(blocks) else { return blocks }
+        return blocks.compactMap { block in
+            var block = block
+            block.lines.removeAll { $0.box.height > 10 * $0.box.width && meanWordConfidence($0.words) < 0.5 }
+            return block.lines.isEmpty ? nil : block
         }
     }
 

@@ -222,4 +222,35 @@ struct ReadingChoiceTests {
         #expect(PageReader.withoutEdgeBars(page, width: 1252).count == 1)
         #expect(PageReader.withoutEdgeBars([RecognizedBlock(box: page[0].box, lines: [barsOnly])], width: 1252).isEmpty)
     }
+
+    @Test(
+        "An unsure line read down a sliver of a page read across goes; a sure one, a word on end and a turned page stay"
+    )
+    func sliversGo() {
+        // The shape of seed 131000 form-03 enlarged: the page's left edge read as one line 5 × 795 px at 0.24.
+        func line(_ text: String, _ box: Rect, confidence: Double) -> RecognizedLine {
+            let word = RecognizedWord(
+                text: text, confidence: Confidence(value: confidence, native: confidence * 100), box: box)
+            return RecognizedLine(text: text, confidence: nil, box: box, words: [word])
+        }
+        let sliver = line("9 Cele ee eae ani See ow ei oo", Rect(x: 0, y: 43, width: 5, height: 795), confidence: 0.24)
+        let across = (0..<4).map {
+            line(
+                "Vehicle Parking Permit Request", Rect(x: 160, y: 46 + 30 * Double($0), width: 286, height: 18),
+                confidence: 0.95)
+        }
+        let sureSliver = line("ISBN 978 0 14", Rect(x: 590, y: 100, width: 12, height: 300), confidence: 0.9)
+        let onEnd = line("PRICES", Rect(x: 500, y: 300, width: 20, height: 120), confidence: 0.3)
+        let page = [
+            RecognizedBlock(
+                box: Rect(x: 0, y: 0, width: 606, height: 858), lines: across + [sliver, sureSliver, onEnd])
+        ]
+        let kept = PageReader.withoutSlivers(page).flatMap(\.lines)
+        #expect(kept.count == 6)
+        #expect(!kept.contains(sliver))
+        #expect(PageReader.withoutEdgeNoise(page).flatMap(\.lines).allSatisfy { $0.box.width > 5 })
+        // A page read as handed over, turned a quarter: every line runs down it, and none goes.
+        let turned = [RecognizedBlock(box: page[0].box, lines: [sliver, sureSliver])]
+        #expect(PageReader.withoutSlivers(turned) == turned)
+    }
 }
