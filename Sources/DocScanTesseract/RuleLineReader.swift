@@ -116,7 +116,8 @@ struct RuleLineReader {
             // grid finds no row. Their stretch may be a piece of a row whose other marks blur joined (seed 123000's
             // small receipts: 6 and 10 marks of rows of 42): the piece costs no more characters than the row left
             // out, and it reads the marks it holds (corpus multi-08: 23 equals signs of 34).
-            let steady = steadyStretch(top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right)
+            let steady = steadyStretch(
+                top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right, inkBelow: inkBelow)
             return rule(
                 top: band.top, bottom: band.bottom, bars: band.bars, left: left, right: right, paper: paper,
                 inkBelow: inkBelow, steady: steady) ?? steady
@@ -238,7 +239,8 @@ struct RuleLineReader {
     /// the longest such stretch. Where blur has half filled the gaps between a row's marks past what the grid of
     /// ``rule(top:bottom:bars:left:right:paper:inkBelow:steady:)`` takes for separate marks (the two bars of blurred
     /// equals signs, a quarter as dark between the signs as on them), the runs still part at the fixed level.
-    private func steadyStretch(top: Int, bottom: Int, bars: Int, left: Int, right: Int) -> Rule? {
+    /// `inkBelow` is the page's own ink level, which a drawn box's faint upright sides are looked for at.
+    private func steadyStretch(top: Int, bottom: Int, bars: Int, left: Int, right: Int, inkBelow: Int) -> Rule? {
         var runs: [(start: Int, end: Int)] = []
         var runStart: Int?
         for x in left...right {
@@ -275,11 +277,14 @@ struct RuleLineReader {
         }
         guard best.count >= Self.minimumMarks else { return nil }
         // The side of a drawn box (a form's field), broken into marks by blur and resampling, turns into upright
-        // sides at its ends, which may lie beyond the steady stretch; a printed row of characters stands free.
+        // sides at its ends, which may lie beyond the steady stretch; a printed row of characters stands free. The
+        // upright sides are looked for at the page's own ink level, as in the grid's count: drawn in light grey, they
+        // can be fainter than the fixed level along most of a character's height (seed 133000 form-01, 2 MP: the
+        // sides of four fields at 131-205 where the fixed level is 150, read as four rows of 23-45 dashes).
         let ends = [
             runs[best.lowerBound].start, runs[best.upperBound - 1].end - 1, runs[0].start, runs[runs.count - 1].end - 1,
         ]
-        if ends.contains(where: { hasUprightLine(near: $0, top: top, bottom: bottom, inkBelow: Int(Self.inkBelow)) }) {
+        if ends.contains(where: { hasUprightLine(near: $0, top: top, bottom: bottom, inkBelow: inkBelow) }) {
             return nil
         }
         let height = Double(bottom - top + 1)

@@ -124,6 +124,21 @@ struct RuleLineReaderTests {
         #expect(RuleLineReader(pixels: read, glyphHeight: 20).rules(avoiding: [line]).isEmpty)
     }
 
+    @Test("A box drawn in light grey is no rule, though its upright sides are fainter than the fixed ink level")
+    func faintBoxSide() {
+        // Seed 133000 form-01 (2 MP): the tops of four fields, broken into marks that blur half joined, were read as
+        // rows of dashes because their sides (131-205, the paper near white) were looked for at the fixed level, 150.
+        func page(withSides: Bool) -> GrayPixels {
+            var bytes = [UInt8](repeating: 250, count: 400 * 200)
+            for y in 99...100 { for x in 40..<320 { bytes[y * 400 + x] = Self.onMark(x) ? 30 : 184 } }
+            if withSides { for y in 101...140 { for x in [38, 318] { bytes[y * 400 + x] = 170 } } }
+            for y in 20..<50 { for x in 300..<340 { bytes[y * 400 + x] = 30 } }  // print, which sets the page's ink level
+            return GrayPixels(width: 400, height: 200, bytes: bytes)
+        }
+        #expect(Self.rules(in: page(withSides: false)).map(\.text) == [String(repeating: "-", count: 20)])
+        #expect(Self.rules(in: page(withSides: true)).isEmpty)
+    }
+
     @Test("A box side broken into even marks is no rule even where its steady marks stop short of the box's corners")
     func boxSideWithUnevenEnds() {
         // Even marks from x = 40 to 320; nearer the corners (x = 10 and x = 380) the breaks are irregular.
