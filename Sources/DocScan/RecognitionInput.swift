@@ -36,24 +36,25 @@ extension ScannedPage {
 
     /// Reads the page with `recognizer`. A page with another rendering worth trying is read that way too: its
     /// ``unshaken`` rendering; its ``shakeLeftIn`` rendering after a first reading with three tenths or more of its
-    /// words under 0.7 confidence (``isWorthLeavingShakeIn(_:)``); or else, with a ``refocusRadius``, after a first
-    /// reading with a tenth or more of its words unsure (three tenths under `fast`: ``isWorthRefocusing(_:)``), the
-    /// page with that defocus undone (``DefocusCorrector``); and either of the last two after a first reading of next
-    /// to nothing (``readsNextToNothing(_:)``). The other reading is kept when it holds more believable text than noise
-    /// (a positive ``RecognizedPage/legibility``) and beats the first one's legibility by a clear margin (5% of it, and
-    /// at least two characters) without leaving most of its text out (``leavesTextOut(_:than:)``), or reads most of the
-    /// text the first one left out (``readsTextLeftOut(_:than:)``): a smear or a defocus that was not there leaves the
-    /// print ringing, and one that was leaves it blurred. Between two readings of noise the one with less noise is not
-    /// better, so the page as taken is kept. Each reading is judged by what it read itself (``RecognizedPage/asRead``),
-    /// without the words a recognizer filled in from its other readings of the same rendering: a poor rendering has
-    /// more gaps to fill, so filled readings would look alike. A page read with nearly every word sure
-    /// (``RecognizedPage/isSettled``) is not read again. When the first reading found the page upright (and read more
-    /// than next to nothing), the other is read without orientation trials (``RecognitionRequest/detectsOrientation``
-    /// off): it is the same page the same way up (on the committed corpus under `fast`, this cut the 17 other readings
-    /// from 22.8 s to 14.0 s). A refocused reading, or one with the shake left in, that is kept says so in its
-    /// provenance's level mapping. A first reading whose words carry no confidence cannot be judged against another, so
-    /// the page is then not read again. Progress runs from 0 to 1 once over both readings; the request's time limit
-    /// covers both (the other reading gets what the first one left, and none is made when nothing is left).
+    /// words under 0.7 confidence (``isWorthLeavingShakeIn(_:)``); or else, with a ``refocusRadius``, after a `fast`
+    /// first reading with three tenths or more of its words unsure (``isWorthRefocusing(_:)``), the page with that
+    /// defocus undone (``DefocusCorrector``); and either of the last two after a first reading of next to nothing
+    /// (``readsNextToNothing(_:)``), at either level. The other reading is kept when it holds more believable text than
+    /// noise (a positive ``RecognizedPage/legibility``) and beats the first one's legibility by a clear margin (5% of
+    /// it, and at least two characters) without leaving most of its text out (``leavesTextOut(_:than:)``), or reads
+    /// most of the text the first one left out (``readsTextLeftOut(_:than:)``): a smear or a defocus that was not there
+    /// leaves the print ringing, and one that was leaves it blurred. Between two readings of noise the one with less
+    /// noise is not better, so the page as taken is kept. Each reading is judged by what it read itself
+    /// (``RecognizedPage/asRead``), without the words a recognizer filled in from its other readings of the same
+    /// rendering: a poor rendering has more gaps to fill, so filled readings would look alike. A page read with nearly
+    /// every word sure (``RecognizedPage/isSettled``) is not read again. When the first reading found the page upright
+    /// (and read more than next to nothing), the other is read without orientation trials
+    /// (``RecognitionRequest/detectsOrientation`` off): it is the same page the same way up (on the committed corpus
+    /// under `fast`, this cut the 17 other readings from 22.8 s to 14.0 s). A refocused reading, or one with the shake
+    /// left in, that is kept says so in its provenance's level mapping. A first reading whose words carry no confidence
+    /// cannot be judged against another, so the page is then not read again. Progress runs from 0 to 1 once over both
+    /// readings; the request's time limit covers both (the other reading gets what the first one left, and none is made
+    /// when nothing is left).
     /// - Throws: ``RecognitionError`` from the recognizer, or `invalidImage` when the page cannot be handed to it.
     public func read(with recognizer: any TextRecognizer, request: RecognitionRequest, fileURL: URL? = nil) async
         throws(RecognitionError) -> Reading
@@ -142,16 +143,14 @@ extension ScannedPage {
         }
     }
 
-    /// The share of a first reading's words that must be unsure (under 0.7) for ``read(with:request:fileURL:)`` to
-    /// read the page again with a defocus undone. A defocus that costs text leaves many words unsure; a card or a
-    /// form read with a word or two unsure has nothing to gain, and refocused it can read ringing as bars and
-    /// specks. Measured on 176 generated photos (seeds 27000, 31000, 33000, 39000): 108 pages were read refocused
-    /// and 15 of those readings kept; pages with a tenth or more of their words unsure held 12 of the 15 in 54 tries.
-    static let unsureShareWorthRefocusing = 0.1
-    /// The same share for a `fast` reading, whose time is worth more. Over twelve generated sets read `fast`,
-    /// refocusing only pages with three tenths of their words unsure left pooled CER at 6.80% instead of 6.74% and
-    /// took 14% less time (pages whose first reading was already good took most of that time and gained little).
-    static let unsureShareWorthRefocusingFast = 0.3
+    /// The share of a `fast` first reading's words that must be unsure (under 0.7) for ``read(with:request:fileURL:)``
+    /// to read the page again with a defocus undone. A defocus that costs text leaves many words unsure; a card or a
+    /// form read with a word or two unsure has nothing to gain, and refocused it can read ringing as bars and specks.
+    /// Over twelve generated sets read `fast`, refocusing only pages with three tenths of their words unsure left
+    /// pooled CER at 6.80% instead of 6.74% (a tenth) and took 14% less time (pages whose first reading was already
+    /// good took most of that time and gained little). `accurate` does not refocus on unsure words
+    /// (``isWorthRefocusing(_:)``).
+    static let unsureShareWorthRefocusing = 0.3
     /// The share of a first reading's words that must be unsure for ``read(with:request:fileURL:)`` to read the page
     /// again with the shake the scanner removed left in, at either level. On the 95 photos of seventeen generated sets
     /// whose shake was removed, three tenths instead of a tenth read them at 7.90% CER instead of 7.88% (`accurate`,
@@ -159,13 +158,18 @@ extension ScannedPage {
     /// and leaves most words unsure.
     static let unsureShareWorthLeavingShakeIn = 0.3
 
-    /// Whether a reading leaves enough unsure words for a refocused reading to be worth its time (see
-    /// ``unsureShareWorthRefocusing``, and ``unsureShareWorthRefocusingFast`` for a `fast` one); never for a reading
-    /// without word confidences (nothing read, or a recognizer that gives none): there is nothing to judge the page's
-    /// blur by.
+    /// Whether a `fast` reading leaves enough unsure words for a refocused reading to be worth its time (see
+    /// ``unsureShareWorthRefocusing``); never for a reading without word confidences (nothing read, or a recognizer
+    /// that gives none): there is nothing to judge the page's blur by. Never for an `accurate` one either, whose own
+    /// other readings (enlarged, faint print darkened, ink evened out) cover soft print: the refocused reading it
+    /// kept by legibility read worse than the page as taken on each page measured, and refocusing cost time. On the
+    /// corpus and seeds 133000 and 135000, not refocusing `accurate`'s unsure pages moved 3 pages, each better (corpus
+    /// multi-07's first document 32.5% -> 26.9%, seed 133000 form-01 12.6% -> 11.5%, 135000 multi-07's first 12.9% ->
+    /// 7.1%; pooled 4.60% -> 4.58%, 6.44% -> 6.26% with a detection fix, 2.97% -> 2.95%), its median page 7-16%
+    /// quicker. (`fast`, with fewer readings of its own, still gains from it: seed 137000 multi-04's second card read
+    /// 12.5% refocused, 23.7% as taken.)
     static func isWorthRefocusing(_ reading: RecognizedPage) -> Bool {
-        let share = reading.provenance.level == .fast ? unsureShareWorthRefocusingFast : unsureShareWorthRefocusing
-        return hasUnsureWords(reading, share: share)
+        reading.provenance.level == .fast && hasUnsureWords(reading, share: unsureShareWorthRefocusing)
     }
 
     /// The believable text (``RecognizedPage/legibility``) under which a first reading has read next to nothing of

@@ -1,3 +1,4 @@
+import DocScanRecognition
 import Foundation
 import Testing
 
@@ -117,21 +118,23 @@ struct DefocusTests {
         #expect(unsure.pages.allSatisfy { $0.unshaken != nil && $0.refocusRadius == nil })
     }
 
-    @Test("Only a first reading with a tenth or more of its words unsure (three tenths under fast) is worth reading refocused")
+    @Test("Only a fast first reading with three tenths or more of its words unsure is worth reading refocused")
     func worthRefocusing() {
-        let oneUnsure = Array(repeating: ("Total", Double?.some(0.95)), count: 19) + [("x", 0.4)]
-        #expect(!ScannedPage.isWorthRefocusing(SuspectedShakeTests.reading(oneUnsure)))  // 1 in 20
-        let twoUnsure = Array(repeating: ("Total", Double?.some(0.95)), count: 18) + [("x", 0.4), ("y", 0.69)]
-        #expect(ScannedPage.isWorthRefocusing(SuspectedShakeTests.reading(twoUnsure)))  // 2 in 20
-        var fast = SuspectedShakeTests.reading(twoUnsure)
-        fast.provenance.level = .fast
-        #expect(!ScannedPage.isWorthRefocusing(fast))
-        let sixUnsure = Array(repeating: ("Total", Double?.some(0.95)), count: 14) + Array(repeating: ("x", 0.4), count: 6)
-        fast = SuspectedShakeTests.reading(sixUnsure)
-        fast.provenance.level = .fast
-        #expect(ScannedPage.isWorthRefocusing(fast))  // 6 in 20
+        func reading(unsure: Int, level: RecognitionLevel) -> RecognizedPage {
+            let words = Array(repeating: ("Total", Double?.some(0.95)), count: 20 - unsure)
+                + Array(repeating: ("x", Double?.some(0.4)), count: unsure)
+            var page = SuspectedShakeTests.reading(words)
+            page.provenance.level = level
+            return page
+        }
+        #expect(!ScannedPage.isWorthRefocusing(reading(unsure: 5, level: .fast)))  // 5 in 20
+        #expect(ScannedPage.isWorthRefocusing(reading(unsure: 6, level: .fast)))  // 6 in 20
+        // `accurate`'s own other readings cover soft print: never, however unsure.
+        #expect(!ScannedPage.isWorthRefocusing(reading(unsure: 20, level: .accurate)))
         // Without confidences the two readings could not be compared.
-        #expect(!ScannedPage.isWorthRefocusing(SuspectedShakeTests.reading([("Total", nil), ("12.50", nil)])))
+        var unjudged = SuspectedShakeTests.reading([("Total", nil), ("12.50", nil)])
+        unjudged.provenance.level = .fast
+        #expect(!ScannedPage.isWorthRefocusing(unjudged))
     }
 
     @Test("Only a first reading with three tenths or more of its words unsure, at either level, is worth reading with a removed shake left in")

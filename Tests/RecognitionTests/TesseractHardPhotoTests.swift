@@ -93,27 +93,21 @@ struct TesseractHardPhotoTests {
         #expect(cer < 0.06, "CER \(cer)")
     }
 
-    @Test("a defocused page is read with the defocus undone when that reading is the more legible, costing at most a point of CER")
+    @Test("accurate reads a defocused page as taken, however many of its words are unsure")
     func defocusedPage() async throws {
-        // Seed 29000 receipt-06 (2.8 MP, a disk of 1.64 px), cut to the receipt: the scanner gives a page of the whole
-        // photo a defocus of 1.83 px to try, and of this smaller crop less, so the test asks for the whole photo's.
+        // Seed 29000 receipt-06 (2.8 MP, a disk of 1.64 px), cut to the receipt, with the whole photo's defocus to
+        // try (the scanner gives this smaller crop less). `accurate` once read it refocused too and kept that reading
+        // by legibility: 25.6% CER against 25.1% as taken (32.7% against 25.6% before the words filled in from other
+        // readings). Its own other readings (enlarged, faint print darkened, ink evened out) cover soft print.
         let (scan, truth) = try SamplePage.scanForReading(fixture: "defocused-receipt.jpg")
         var page = try #require(scan.pages.first)
         #expect(page.unshaken == nil && page.refocusRadius != nil)
         let wholePhotoRadius = DefocusCorrector().typicalRadius(photoWidth: 1440, photoHeight: 1920)
         page.refocusRadius = wholePhotoRadius * page.pixelsPerPhotoPixel
-        let judged = try await page.read(with: SamplePage.accurate, request: RecognitionRequest())
-        var asTaken = page
-        asTaken.refocusRadius = nil
-        let plain = try await asTaken.read(with: SamplePage.accurate, request: RecognitionRequest())
-        #expect(judged.rendering == .refocused && plain.rendering == .asTaken)
-        #expect(judged.page.provenance.levelMapping.contains("defocus"), "\(judged.page.provenance.levelMapping)")
-        // The renderings are judged by legibility, not against the truth. Measured: refocused 25.6%, as taken
-        // 25.1%. (Before unsure lines read down slivers of a page were dropped, the page as taken also read one, of
-        // noise, and the refocused reading was the better by 2.2 points; the judge does not see that difference.)
-        let judgedCER = TextErrorRate.characters(judged.page.text, truth: truth).rate
-        let plainCER = TextErrorRate.characters(plain.page.text, truth: truth).rate
-        #expect(judgedCER < 0.3 && judgedCER < plainCER + 0.01, "CER judged \(judgedCER), as taken \(plainCER)")
+        let read = try await page.read(with: SamplePage.accurate, request: RecognitionRequest())
+        #expect(read.rendering == .asTaken && !read.page.provenance.levelMapping.contains("defocus"))
+        let cer = TextErrorRate.characters(read.page.text, truth: truth).rate
+        #expect(cer < 0.27, "CER \(cer)")  // measured 25.1%
     }
 
     @Test("A page whose first reading is next to nothing is read its other way with the trials of its turns")
