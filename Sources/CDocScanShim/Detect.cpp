@@ -954,30 +954,33 @@ std::optional<Quad> trimmedOffDesk(const Views &views, const Quad &quad) {
         const cv::Point2d beforeA = quad[(side + 3) % 4], afterB = quad[(side + 2) % 4];
         const auto across = paperAcross(a, b);
         if (!across || across->first >= 0.4) continue;
-        // The moves whose side steps along three fifths of it, with paper just inside it and none just outside (a
-        // line of print has paper on both sides, a barcode's edge none inside), nearest first. A move leaves out a
-        // wedge of at least 6% of a side next to it: a thinner strip is the rim of a book's cover round its pages
-        // (seed 125000 spread-01 and spread-02, moved by 2-4% onto the pages' edge, outlined a little worse).
-        std::vector<std::pair<std::pair<int, int>, Quad>> moves;  // (how far in all, how far the first end), the move
-        for (int i = 0; i <= 20; ++i)
-            for (int j = 0; j <= 20; ++j) {
-                if (std::max(i, j) < 3) continue;
-                const cv::Point2d movedA = a + (beforeA - a) * (0.02 * i), movedB = b + (afterB - b) * (0.02 * j);
-                if (stepping(movedA, movedB) < 0.6 * samples) continue;
-                const auto movedAcross = paperAcross(movedA, movedB);
-                if (!movedAcross || movedAcross->first < 0.7 || movedAcross->second > 0.3) continue;
-                Quad moved = quad;
-                moved[side] = movedA, moved[(side + 1) % 4] = movedB;
-                if (isConvex(moved) && !isDegenerate(moved)) moves.push_back({{i + j, i}, moved});
-            }
-        std::sort(moves.begin(), moves.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
+        // The nearest move (least moved in all, then least at the side's first end) whose side steps along three
+        // fifths of it, with paper just inside it and none just outside (a line of print has paper on both sides, a
+        // barcode's edge none inside). A move leaves out a wedge of at least 6% of a side next to it: a thinner strip
+        // is the rim of a book's cover round its pages (seed 125000 spread-01 and spread-02, moved by 2-4% onto the
+        // pages' edge, outlined a little worse).
+        const auto nearestMove = [&]() -> std::optional<Quad> {
+            for (int total = 3; total <= 40; ++total)
+                for (int i = std::max(0, total - 20); i <= std::min(20, total); ++i) {
+                    const int j = total - i;
+                    if (std::max(i, j) < 3) continue;
+                    const cv::Point2d movedA = a + (beforeA - a) * (0.02 * i), movedB = b + (afterB - b) * (0.02 * j);
+                    if (stepping(movedA, movedB) < 0.6 * samples) continue;
+                    const auto movedAcross = paperAcross(movedA, movedB);
+                    if (!movedAcross || movedAcross->first < 0.7 || movedAcross->second > 0.3) continue;
+                    Quad moved = quad;
+                    moved[side] = movedA, moved[(side + 1) % 4] = movedB;
+                    if (isConvex(moved) && !isDegenerate(moved)) return moved;
+                }
+            return std::nullopt;
+        };
         // The strip the nearest move leaves out must be desk (``stripIsDesk``): a shadow across a page's end leaves
         // paper of the page's chroma, and a coloured band along a card's side has a chroma of its own. The moves
         // beyond the nearest are not tried: a strip that also takes in some of the document, its paper and print
         // pulling the strip's mean chroma towards grey, can pass for a darker desk's. (Texture would not tell a woven
         // desk either: print is as rough at the working size. So a wedge of red and white gingham, whose checks
         // average within 10 of the paper's chroma, is left: seed 133000 receipt-01.)
-        if (!moves.empty() && stripIsDesk(lab, quad, moves.front().second)) return moves.front().second;
+        if (const auto moved = nearestMove(); moved && stripIsDesk(lab, quad, *moved)) return moved;
     }
     return std::nullopt;
 }
@@ -2001,10 +2004,12 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // book photographed at a slant, its print 4 pixels tall in a 2 MP photo, rough as 4 where the near
                 // page is 0; it is printed on (clear lines, 0.3) and meets a document already taken along a whole
                 // side, its gutter. Seed 510000 spread-16, a hard-cover book on gingham.)
-                const bool pageBesideTaken = j.lines >= 0.3 && std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                    return joinedAlongSharedSide(d.quad, j.candidate.quad, 2 * seam).has_value();
-                });
-                if (!j.plausible || (j.roughness > std::max(3.0, 1.5 * judged[main].roughness) && !pageBesideTaken)) continue;
+                const auto pageBesideTaken = [&] {
+                    return j.lines >= 0.3 && std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                        return joinedAlongSharedSide(d.quad, j.candidate.quad, 2 * seam).has_value();
+                    });
+                };
+                if (!j.plausible || (j.roughness > std::max(3.0, 1.5 * judged[main].roughness) && !pageBesideTaken())) continue;
                 if (j.lines < 0.3 && repeats(j.candidate, candidates, printed)) continue;
                 // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
                 // shadow over one side).
