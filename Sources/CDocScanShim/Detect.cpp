@@ -874,16 +874,21 @@ struct StripColours {
     }
 };
 
-/// The ``StripColours`` of the strip inside `larger` but outside `smaller`, of the inside of `smaller`, and of a band
-/// 2 to 8 working pixels outside `larger`, each 2 pixels clear of the outlines; nothing when one of them has under 50
-/// pixels.
-std::optional<StripColours> stripColours(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
+/// The ``StripColours`` of the strip inside `larger` but outside `smaller` (and outside `besideSmaller`, another
+/// outline inside `larger`, when given), of the inside of `smaller`, and of a band 2 to 8 working pixels outside
+/// `larger`, each 2 pixels clear of the outlines; nothing when one of them has under 50 pixels.
+std::optional<StripColours> stripColours(const cv::Mat &lab, const Quad &larger, const Quad &smaller,
+                                         const Quad *besideSmaller = nullptr) {
     const cv::Mat largerMask = filledMask(lab.size(), larger), smallerMask = filledMask(lab.size(), smaller);
     const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5));
     cv::Mat strip, inside, hole, outside = filledMask(lab.size(), grown(larger, 8));
     cv::erode(largerMask, strip, margin);
     cv::dilate(smallerMask, hole, margin);
     strip.setTo(0, hole);
+    if (besideSmaller) {
+        cv::dilate(filledMask(lab.size(), *besideSmaller), hole, margin);
+        strip.setTo(0, hole);
+    }
     cv::erode(smallerMask, inside, margin);
     cv::dilate(largerMask, hole, margin);
     outside.setTo(0, hole);
@@ -1202,8 +1207,22 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 return !framesIt && outlineScoreSeeingPast(views, candidate.quad) <
                                         outlineScoreSeeingPast(views, chosen[i].quad) - tolerance;
             };
+            // Two documents that lie apart with their sides in line (two cards one above the other) are outlined
+            // together along those sides: an outline round a chosen one that holds another chosen one apart from it,
+            // with a band of desk between them (a twentieth of the outline or more; a book's gutter between its
+            // pages is thinner) and the desk's colour round them, holds two documents, not one.
+            const auto holdsAnotherApart = [&] {
+                return std::any_of(chosen.begin(), chosen.end(), [&](const Candidate &other) {
+                    if (&other == &chosen[i] || overlapArea(candidate.quad, other.quad) < 0.85 * other.area ||
+                        overlapArea(chosen[i].quad, other.quad) > 0.05 * std::min(chosen[i].area, other.area) ||
+                        candidate.area - chosen[i].area - other.area < 0.05 * candidate.area)
+                        return false;
+                    const auto colours = stripColours(views.lab, candidate.quad, chosen[i].quad, &other.quad);
+                    return colours && colours->stripHasDeskColour();
+                });
+            };
             if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) &&
-                !addsSurface(candidate.quad, chosen[i].quad) &&
+                !addsSurface(candidate.quad, chosen[i].quad) && !holdsAnotherApart() &&
                 !reachesOntoDesk(candidate, chosen[i]) &&
                 !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast() &&
                 !borrowsEdgeAcrossDesk(candidate, chosen[i])) {
@@ -2198,6 +2217,13 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                             if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
                                 overlapArea(c.quad, second.quad) < 0.95 * second.area)
                                 continue;
+                            // Not two documents that lie apart with their sides in line, a band of bare desk (a
+                            // twentieth of the outline or more) between them: two cards one above the other. A book's
+                            // gutter and a receipt's shaded part leave a thin strip at most.
+                            if (together < 0.95 * c.area) {
+                                const auto colours = stripColours(lab, c.quad, first.quad, &second.quad);
+                                if (colours && colours->stripHasDeskColour()) continue;
+                            }
                             double score = c.score;
                             if (together < 0.9 * c.area) {
                                 const double reach = 0.03 * std::sqrt(c.area);
