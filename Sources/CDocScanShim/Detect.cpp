@@ -1221,7 +1221,15 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                     return colours && colours->stripHasDeskColour();
                 });
             };
-            if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance) &&
+            // Or when, seen past what covers them, it is outlined nearly all round and clearly better than the chosen
+            // one (by 0.15): a card in a phone's hard shadow with a thumb over its end, whose outline the shadow's
+            // edge cuts across (0.742 plain, 0.759 seen past) where the card's own scores 0.617 plain and 0.978 seen
+            // past.
+            const auto clearerSeenPast = [&] {
+                const double seen = outlineScoreSeeingPast(views, candidate.quad);
+                return seen >= 0.9 && seen >= outlineScoreSeeingPast(views, chosen[i].quad) + 0.15;
+            };
+            if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance || clearerSeenPast()) &&
                 !addsSurface(candidate.quad, chosen[i].quad) && !holdsAnotherApart() &&
                 !reachesOntoDesk(candidate, chosen[i]) &&
                 !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast() &&
