@@ -16,7 +16,7 @@ profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$profile" \
     --window-size=1280,1500 --screenshot="$PWD/Calibration/report-screenshot.png" "file://$report/index.html" 2>/dev/null
-# 48 colours are plenty for a page of text, tables and charts, and keep the repository small (58 KB, not 190 KB).
+# 32 colours are plenty for a page of text, tables and charts, and keep the repository small (52 KB, not 190 KB).
 /usr/bin/python3 -c 'import sys; from PIL import Image
-Image.open(sys.argv[1]).convert("RGB").quantize(colors=48).save(sys.argv[1], optimize=True)' Calibration/report-screenshot.png
+Image.open(sys.argv[1]).convert("RGB").quantize(colors=32).save(sys.argv[1], optimize=True)' Calibration/report-screenshot.png
 echo "report: $report/index.html; screenshot: Calibration/report-screenshot.png"
