@@ -4,8 +4,9 @@ import PackageDescription
 
 /// OpenCV's flags come from a narrow `.pc` file beside the system-library target: it links only core and imgproc, and
 /// the image codec libraries the shim decodes with (what the shim uses), instead of the ~55 modules `pkg-config
-/// opencv4` lists, which would make every process start load hundreds of shared objects. Where OpenCV is installed in neither known layout, the full `opencv4` package
-/// is used, with the image codec libraries the shim calls directly linked beside it (`codecLinkerSettings`).
+/// opencv4` lists, which would make every process start load hundreds of shared objects. Where OpenCV is installed in
+/// neither known layout, the full `opencv4` package is used, with the image codec libraries the shim calls directly
+/// linked beside it (`codecLinkerSettings`).
 ///
 /// SwiftPM caches what this manifest computes, so a build started before OpenCV is installed must already choose the
 /// layout the install will bring (apt's on Linux, Homebrew's on macOS): choosing the full package then would outlast

@@ -807,13 +807,12 @@ constexpr int plainSurface = 16 * 2;
 /// both; nothing when the ring is too thin to judge.
 std::optional<double> ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner, double quantile) {
     // The masks cover only the two outlines' bounding box and the margin's reach past it (a fifth of the time).
-    int left = INT_MAX, top = INT_MAX, right = INT_MIN, bottom = INT_MIN;
+    std::vector<cv::Point> corners;
     for (const Quad *quad : {&outer, &inner})
-        for (const auto &p : *quad) {
-            left = std::min(left, cvRound(p.x)), right = std::max(right, cvRound(p.x));
-            top = std::min(top, cvRound(p.y)), bottom = std::max(bottom, cvRound(p.y));
-        }
-    const cv::Rect area = cv::Rect(left - 4, top - 4, right - left + 9, bottom - top + 9) & cv::Rect(0, 0, detail.cols, detail.rows);
+        for (const auto &p : *quad) corners.emplace_back(cvRound(p.x), cvRound(p.y));
+    cv::Rect box = cv::boundingRect(corners);
+    box = cv::Rect(box.x - 4, box.y - 4, box.width + 8, box.height + 8);
+    const cv::Rect area = box & cv::Rect(0, 0, detail.cols, detail.rows);
     if (area.empty()) return std::nullopt;
     cv::Mat ring = filledMask(area.size(), outer, area.tl()), hole = filledMask(area.size(), inner, area.tl());
     // Away from both outlines: their edges are detail of their own.
@@ -904,6 +903,18 @@ std::optional<StripColours> stripColours(const cv::Mat &lab, const Quad &larger,
     return StripColours{cv::mean(lab, strip), cv::mean(lab, inside), outsideColour,
                         lightnessQuantile(lab, strip, 0.5), lightnessQuantile(lab, outside, 0.5),
                         lightnessQuantile(lab, inside, 0.75), alike / static_cast<double>(cv::countNonZero(strip))};
+}
+
+/// Whether `outline` (of `area`) holds two documents, `first` and `second` (covering `together` of it), apart across
+/// a band of desk: what it adds to them is a twentieth of it or more, with the desk's colour
+/// (``StripColours/stripHasDeskColour``). Two cards lying one above the other, their sides in line, are outlined
+/// together along those sides (seed 139000 multi-04); a book's gutter between its pages and the shaded part of a
+/// receipt leave a thinner strip (corpus spread-02: 2.7%).
+bool holdsApartAcrossDesk(const cv::Mat &lab, const Quad &outline, double area, const Quad &first, const Quad &second,
+                          double together) {
+    if (together >= 0.95 * area) return false;
+    const auto colours = stripColours(lab, outline, first, &second);
+    return colours && colours->stripHasDeskColour();
 }
 
 /// Whether the strip inside `larger` but outside `smaller` (away from both outlines) is desk rather than document:
@@ -1083,9 +1094,21 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
         if (candidate.score < minScore) break;
         bool keep = true;
         std::vector<size_t> swallowed;
+        // How well each outline shows seen past what covers it (``outlineScoreSeeingPast``), worked out once when
+        // first asked: the tests below ask it of the candidate and of each chosen outline it overlaps.
+        std::optional<double> candidateSeenPast;
+        const auto seenPastOfCandidate = [&] {
+            if (!candidateSeenPast) candidateSeenPast = outlineScoreSeeingPast(views, candidate.quad);
+            return *candidateSeenPast;
+        };
         for (size_t i = 0; i < chosen.size(); ++i) {
             const double shared = overlapArea(candidate.quad, chosen[i].quad);
             if (shared <= 0.15 * std::min(candidate.area, chosen[i].area)) continue;
+            std::optional<double> chosenSeenPast;
+            const auto seenPastOfChosen = [&] {
+                if (!chosenSeenPast) chosenSeenPast = outlineScoreSeeingPast(views, chosen[i].quad);
+                return *chosenSeenPast;
+            };
             // An outline around a chosen one replaces it when nearly as well supported: a card around its logo or
             // coloured band, a book around its pages, a page around the table printed on it (printed shapes have crisp
             // edges all round, while a thumb or a shadow weakens part of a document's).
@@ -1174,8 +1197,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             const auto truerPastOccluder = [&] {
                 if (shared < 0.9 * std::max(candidate.area, chosen[i].area) || candidate.score < chosen[i].score - 0.1)
                     return false;
-                return outlineScoreSeeingPast(views, candidate.quad) >=
-                       outlineScoreSeeingPast(views, chosen[i].quad) + 0.1;
+                return seenPastOfCandidate() >= seenPastOfChosen() + 0.1;
             };
             // Whether `outer` borrows the edge of another document: one of its sides runs along a side of a chosen
             // outline that lies beyond it, where `inner` stops short, and what `outer` adds to `inner` is bare desk:
@@ -1204,21 +1226,16 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // larger outlines round a card under a thumb (taking in the thumb and the surface beyond) is nearly as
             // well supported as the last, but not as the card, whose sides run on past the thumb.
             const auto weakerSeenPast = [&] {
-                return !framesIt && outlineScoreSeeingPast(views, candidate.quad) <
-                                        outlineScoreSeeingPast(views, chosen[i].quad) - tolerance;
+                return !framesIt && seenPastOfCandidate() < seenPastOfChosen() - tolerance;
             };
-            // Two documents that lie apart with their sides in line (two cards one above the other) are outlined
-            // together along those sides: an outline round a chosen one that holds another chosen one apart from it,
-            // with a band of desk between them (a twentieth of the outline or more; a book's gutter between its
-            // pages is thinner) and the desk's colour round them, holds two documents, not one.
+            // Nor when it holds another chosen outline apart from this one across a band of desk
+            // (``holdsApartAcrossDesk``).
             const auto holdsAnotherApart = [&] {
                 return std::any_of(chosen.begin(), chosen.end(), [&](const Candidate &other) {
-                    if (&other == &chosen[i] || overlapArea(candidate.quad, other.quad) < 0.85 * other.area ||
-                        overlapArea(chosen[i].quad, other.quad) > 0.05 * std::min(chosen[i].area, other.area) ||
-                        candidate.area - chosen[i].area - other.area < 0.05 * candidate.area)
-                        return false;
-                    const auto colours = stripColours(views.lab, candidate.quad, chosen[i].quad, &other.quad);
-                    return colours && colours->stripHasDeskColour();
+                    return &other != &chosen[i] && overlapArea(candidate.quad, other.quad) >= 0.85 * other.area &&
+                           overlapArea(chosen[i].quad, other.quad) <= 0.05 * std::min(chosen[i].area, other.area) &&
+                           holdsApartAcrossDesk(views.lab, candidate.quad, candidate.area, chosen[i].quad,
+                                                other.quad, chosen[i].area + other.area);
                 });
             };
             // Or when, seen past what covers them, it is outlined nearly all round and clearly better than the chosen
@@ -1226,8 +1243,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             // edge cuts across (0.742 plain, 0.759 seen past) where the card's own scores 0.617 plain and 0.978 seen
             // past.
             const auto clearerSeenPast = [&] {
-                const double seen = outlineScoreSeeingPast(views, candidate.quad);
-                return seen >= 0.9 && seen >= outlineScoreSeeingPast(views, chosen[i].quad) + 0.15;
+                return seenPastOfCandidate() >= 0.9 && seenPastOfCandidate() >= seenPastOfChosen() + 0.15;
             };
             if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance || clearerSeenPast()) &&
                 !addsSurface(candidate.quad, chosen[i].quad) && !holdsAnotherApart() &&
@@ -1852,14 +1868,16 @@ double markShare(const cv::Mat &region) {
     return std::max(darker, lighter) / static_cast<double>(std::max<size_t>(1, inner.total()));
 }
 
-/// The block sums of ``shrinkByWholeFactor`` for a factor known when compiling (4 for a 12 MP photo's half-size copy),
-/// which the compiler unrolls: twice as fast as the loop over a factor known only when running.
-template <int K>
-void averageBlocks(const uint16_t *rowSums, int width, float scale, uchar *target) {
-    for (int x = 0; x < width; ++x, rowSums += 3 * K, target += 3)
+/// The block averages of ``shrinkByWholeFactor`` along one row of `rowSums` (each the sum of `k` rows), `k` columns
+/// at a time. `Known` is `k` when the compiler knows it (4, for a 12 MP photo's half-size copy), which lets it unroll
+/// the sums: twice as fast as the loop over a factor known only when running (`Known` 0).
+template <int Known>
+void averageBlocks(const uint16_t *rowSums, int width, int k, float scale, uchar *target) {
+    const int factor = Known > 0 ? Known : k;
+    for (int x = 0; x < width; ++x, rowSums += 3 * factor, target += 3)
         for (int c = 0; c < 3; ++c) {
             uint32_t sum = 0;
-            for (int j = 0; j < K; ++j) sum += rowSums[3 * j + c];
+            for (int j = 0; j < factor; ++j) sum += rowSums[3 * j + c];
             target[c] = cv::saturate_cast<uchar>(static_cast<float>(sum) * scale);
         }
 }
@@ -1884,16 +1902,8 @@ bool shrinkByWholeFactor(const cv::Mat &source, cv::Size size, cv::Mat &out) {
             for (int i = 0; i < length; ++i) rowSums[i] += row[i];
         }
         uchar *target = out.ptr<uchar>(y);
-        if (k == 4) {
-            averageBlocks<4>(rowSums.data(), size.width, scale, target);
-            continue;
-        }
-        for (int x = 0; x < size.width; ++x)
-            for (int c = 0; c < 3; ++c) {
-                uint32_t sum = 0;
-                for (int j = 0; j < k; ++j) sum += rowSums[(x * k + j) * 3 + c];
-                target[x * 3 + c] = cv::saturate_cast<uchar>(static_cast<float>(sum) * scale);
-            }
+        if (k == 4) averageBlocks<4>(rowSums.data(), size.width, k, scale, target);
+        else averageBlocks<0>(rowSums.data(), size.width, k, scale, target);
     }
     return true;
 }
@@ -2225,13 +2235,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                             if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
                                 overlapArea(c.quad, second.quad) < 0.95 * second.area)
                                 continue;
-                            // Not two documents that lie apart with their sides in line, a band of bare desk (a
-                            // twentieth of the outline or more) between them: two cards one above the other. A book's
-                            // gutter and a receipt's shaded part leave a thin strip at most.
-                            if (together < 0.95 * c.area) {
-                                const auto colours = stripColours(lab, c.quad, first.quad, &second.quad);
-                                if (colours && colours->stripHasDeskColour()) continue;
-                            }
+                            if (holdsApartAcrossDesk(lab, c.quad, c.area, first.quad, second.quad, together)) continue;
                             double score = c.score;
                             if (together < 0.9 * c.area) {
                                 const double reach = 0.03 * std::sqrt(c.area);
