@@ -5,6 +5,7 @@ orientation), in pixels, with the image spanning [0, W] x [0, H].
 """
 
 import json
+import re
 
 import numpy as np
 from PIL import Image
@@ -113,5 +114,18 @@ def save(shot, truth, directory):
     img.save(path, "JPEG", quality=truth["conditions"]["jpeg_quality"], subsampling=2, optimize=True,
              exif=exif.tobytes())
     with open(path[:-4] + ".truth.json", "w") as f:
-        json.dump(truth, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+        f.write(formatted(truth))
+
+
+def formatted(truth):
+    """The truth as JSON, one key to a line, with each list of numbers (a point, a line's box) and each list of points
+    (a quad) on one line (unless that would touch a text that holds such a list)."""
+    plain = json.dumps(truth, indent=1, ensure_ascii=False)
+    text = plain
+    number = r"-?[\d.]+(?:[eE][-+]?\d+)?"
+    numbers = r"\[\s*(%s(?:,\s*%s)*)\s*\]" % (number, number)
+    text = re.sub(numbers, lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text)
+    point = r"\[[-\d.eE+, ]+\]"
+    points = r"\[\s*(%s(?:,\s*%s)*)\s*\]" % (point, point)
+    text = re.sub(points, lambda m: "[" + ", ".join(re.findall(point, m.group(1))) + "]", text)
+    return (text if json.loads(text) == truth else plain) + "\n"

@@ -55,8 +55,14 @@ def crop(char, font, slant, blur):
     # Rows run on, eight pixels to a byte (the first in the highest bit, zeros after the last), in base64.
     bits += "0" * (-len(bits) % 8)
     packed = base64.b64encode(int(bits, 2).to_bytes(len(bits) // 8, "big")).decode()
-    # As SAMPLE_FIELDS names them.
-    return [char, width, height, round(height / cap_height, 3), round((baseline - box[3]) / cap_height, 3), packed]
+    # As SAMPLE_FIELDS names them; whole ratios written without a fraction (1, not 1.0), which keeps the model small.
+    size, rise = round(height / cap_height, 3), round((baseline - box[3]) / cap_height, 3)
+    return [char, width, height, whole_or_not(size), whole_or_not(rise), packed]
+
+
+def whole_or_not(number):
+    """`number` as an int when it is whole."""
+    return int(number) if number == int(number) else number
 
 
 def main():
