@@ -568,7 +568,10 @@ ds_status ds_find_gutter(const ds_image *page, ds_gutter *out) {
         if (bestX < 0 || bestScore < 6) return DS_OK;
         const double leftInk = mean(inkDensity, w / 10, bestX - w / 20), rightInk = mean(inkDensity, bestX + w / 20, w - w / 10);
         if (leftInk < 0.004 || rightInk < 0.004) return DS_OK;
-        // Follow the fold in the upper and lower halves, where a slight residual tilt shows.
+        // Follow the fold down the page, where a slight residual tilt shows: its darkest column in each of twelve bands
+        // of rows, and the line through them that most agree with (the median of the slopes between every two bands,
+        // Theil and Sen's line), so that a thumb holding the book open near the fold, or a shadow across it, darkens a
+        // few bands without tilting the line.
         const auto darkestNear = [&](int from, int to) {
             const cv::Mat column = columnMeans(from, to, small);
             int x = bestX;
@@ -580,10 +583,25 @@ ds_status ds_find_gutter(const ds_image *page, ds_gutter *out) {
             }
             return x;
         };
-        const int upper = darkestNear(rowStart, small.rows / 2), lower = darkestNear(small.rows / 2, rowEnd);
-        const double upperY = 0.5 * (rowStart + small.rows / 2), lowerY = 0.5 * (small.rows / 2 + rowEnd);
-        const double slope = (lower - upper) / (lowerY - upperY);
-        const double topX = upper - slope * upperY, bottomX = upper + slope * (small.rows - 1 - upperY);
+        constexpr int bands = 12;
+        std::vector<cv::Point2d> fold;  // (row, column) at each band's middle
+        for (int band = 0; band < bands; ++band) {
+            const int from = rowStart + (rowEnd - rowStart) * band / bands, to = rowStart + (rowEnd - rowStart) * (band + 1) / bands;
+            if (to > from) fold.emplace_back(0.5 * (from + to - 1), darkestNear(from, to));
+        }
+        std::vector<double> slopes, offsets;
+        for (size_t i = 0; i < fold.size(); ++i)
+            for (size_t j = i + 1; j < fold.size(); ++j) slopes.push_back((fold[j].y - fold[i].y) / (fold[j].x - fold[i].x));
+        const auto median = [](std::vector<double> values) {
+            std::sort(values.begin(), values.end());
+            const size_t n = values.size();
+            return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+        };
+        if (slopes.empty()) return DS_OK;
+        const double slope = median(slopes);
+        for (const auto &point : fold) offsets.push_back(point.y - slope * point.x);
+        const double offset = median(offsets);
+        const double topX = offset, bottomX = offset + slope * (small.rows - 1);
         out->found = 1;
         out->top_x = (topX + 0.5) * factor - 0.5;
         out->bottom_x = (bottomX + 0.5) * factor - 0.5;
