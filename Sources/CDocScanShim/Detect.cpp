@@ -1031,8 +1031,8 @@ std::optional<Quad> trimmedOffDesk(const Views &views, const Quad &quad) {
 /// width (within a pixel and a sixth of it): a thumb over the bar hides the rest. Colour cast on the desk and the
 /// mottling or grain of it keep its chroma, and a shadow darkens without changing it, so none of them make a band.
 /// A band that runs on round a corner, outside a side next to it too, is a rim round the document, not part of it:
-/// the cover of a book round its pages (the corpus's spread-01, whose navy cover shows below the pages). Only one side
-/// is moved: a card has one accent bar.
+/// the cover of a book round its pages (the corpus's spread-01, whose navy cover shows below the pages). A card has one
+/// accent bar: an outline with a band along two sides is left as it is.
 std::optional<Quad> widenedOverBand(const cv::Mat &smallBGR, const Quad &quad) {
     if (isDegenerate(quad)) return std::nullopt;
     const double orientation = signedArea(quad) > 0 ? 1 : -1;

@@ -583,15 +583,19 @@ ds_status ds_find_gutter(const ds_image *page, ds_gutter *out) {
             }
             return x;
         };
+        struct FoldPoint {
+            double row, column;  // a band's middle row, and the fold's column there
+        };
         constexpr int bands = 12;
-        std::vector<cv::Point2d> fold;  // (row, column) at each band's middle
+        std::vector<FoldPoint> fold;
         for (int band = 0; band < bands; ++band) {
             const int from = rowStart + (rowEnd - rowStart) * band / bands, to = rowStart + (rowEnd - rowStart) * (band + 1) / bands;
-            if (to > from) fold.emplace_back(0.5 * (from + to - 1), darkestNear(from, to));
+            if (to > from) fold.push_back({0.5 * (from + to - 1), static_cast<double>(darkestNear(from, to))});
         }
-        std::vector<double> slopes, offsets;
+        std::vector<double> slopes, offsets;  // columns per row, and columns at row 0
         for (size_t i = 0; i < fold.size(); ++i)
-            for (size_t j = i + 1; j < fold.size(); ++j) slopes.push_back((fold[j].y - fold[i].y) / (fold[j].x - fold[i].x));
+            for (size_t j = i + 1; j < fold.size(); ++j)
+                slopes.push_back((fold[j].column - fold[i].column) / (fold[j].row - fold[i].row));
         const auto median = [](std::vector<double> values) {
             std::sort(values.begin(), values.end());
             const size_t n = values.size();
@@ -599,7 +603,7 @@ ds_status ds_find_gutter(const ds_image *page, ds_gutter *out) {
         };
         if (slopes.empty()) return DS_OK;
         const double slope = median(slopes);
-        for (const auto &point : fold) offsets.push_back(point.y - slope * point.x);
+        for (const auto &point : fold) offsets.push_back(point.column - slope * point.row);
         const double offset = median(offsets);
         const double topX = offset, bottomX = offset + slope * (small.rows - 1);
         out->found = 1;
