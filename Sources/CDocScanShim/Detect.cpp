@@ -1061,8 +1061,7 @@ std::optional<Quad> widenedOverBand(const cv::Mat &smallBGR, const Quad &quad) {
             for (int d = -paperDepth; d <= s.reach && inImage; ++d) {
                 cv::Vec3f value;
                 inImage = sample<cv::Vec3b>(smallBGR, base + s.outward * d, value);
-                colours(i, d + paperDepth) = cv::Vec3b(cv::saturate_cast<uchar>(value[0]), cv::saturate_cast<uchar>(value[1]),
-                                                       cv::saturate_cast<uchar>(value[2]));
+                colours(i, d + paperDepth) = value;  // rounded and saturated
             }
         }
         if (inImage) cv::cvtColor(colours, s.lab, cv::COLOR_BGR2Lab);
@@ -1696,8 +1695,7 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, d
 
 /// A BGR colour in 8-bit Lab, as the working views hold it.
 cv::Scalar labOf(const cv::Vec3f &bgr) {
-    cv::Mat3b pixel(1, 1, cv::Vec3b(cv::saturate_cast<uchar>(bgr[0]), cv::saturate_cast<uchar>(bgr[1]),
-                                    cv::saturate_cast<uchar>(bgr[2])));
+    cv::Mat3b pixel(1, 1, cv::Vec3b(bgr));  // rounded and saturated
     cv::Mat3b lab;
     cv::cvtColor(pixel, lab, cv::COLOR_BGR2Lab);
     return cv::Scalar(lab(0, 0));
@@ -1722,15 +1720,19 @@ int outerEdgePastBand(const std::vector<cv::Vec3f> &profile, const std::vector<c
         return true;
     };
     const double best = strength[strongest + reach];
+    std::optional<cv::Scalar> paper;  // the colour inside the strongest edge, converted when first needed
     for (int o = strongest + 4; o <= reach - 2; ++o) {  // the nearest first
         const int k = o + reach;
         if (strength[k] < 0.25 * best || strength[k] < 8 || strength[k] < strength[k - 1] || strength[k] < strength[k + 1]) continue;
-        cv::Vec3f inside, band, beyond;
-        if (!meanColour(strongest - 6, strongest - 2, inside) || !meanColour(strongest + 2, o - 2, band) ||
-            !meanColour(o + 2, o + 6, beyond))
-            continue;
-        const cv::Scalar paper = labOf(inside), bar = labOf(band), desk = labOf(beyond);
-        if (chromaOf(bar) >= bandChroma && chromaDistance(bar, paper) >= bandChroma && chromaDistance(bar, desk) >= bandChroma)
+        cv::Vec3f band, beyond;
+        if (!paper) {
+            cv::Vec3f inside;
+            if (!meanColour(strongest - 6, strongest - 2, inside)) return strongest;
+            paper = labOf(inside);
+        }
+        if (!meanColour(strongest + 2, o - 2, band) || !meanColour(o + 2, o + 6, beyond)) continue;
+        const cv::Scalar bar = labOf(band), desk = labOf(beyond);
+        if (chromaOf(bar) >= bandChroma && chromaDistance(bar, *paper) >= bandChroma && chromaDistance(bar, desk) >= bandChroma)
             return o;
     }
     return strongest;
@@ -2548,7 +2550,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             }
         }
         // An outline that runs on over a strip of the desk to a straight edge in it is moved in to the document's
-        // own edge.
+        // own edge, and one that stops short of a band of colour along one side (a card's accent bar) out over it.
         for (auto &document : documents) {
             if (const auto trimmed = trimmedOffDesk(views, document.quad)) document.quad = ordered(*trimmed);
             if (const auto widened = widenedOverBand(small, document.quad)) document.quad = ordered(*widened);
