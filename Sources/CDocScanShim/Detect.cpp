@@ -23,9 +23,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <array>
 #include <iterator>
 #include <climits>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -128,6 +130,22 @@ T quantileOf(std::vector<T> &values, double quantile) {
     const auto rank = values.begin() + static_cast<ptrdiff_t>(quantile * static_cast<double>(values.size() - 1));
     std::nth_element(values.begin(), rank, values.end());
     return *rank;
+}
+
+/// The value of `rank` (from 0) among 16-bit `values` in increasing order, as `std::nth_element` finds it, found by
+/// counting them (high bytes, then the low bytes of those with the high byte found) in a few times less time.
+uint16_t valueOfRank(const std::vector<uint16_t> &values, size_t rank) {
+    std::array<size_t, 256> counts{};
+    for (const uint16_t value : values) ++counts[value >> 8];
+    int high = 0;
+    size_t below = 0;
+    while (below + counts[high] <= rank) below += counts[high++];
+    counts.fill(0);
+    for (const uint16_t value : values)
+        if ((value >> 8) == high) ++counts[value & 0xff];
+    int low = 0;
+    while (below + counts[low] <= rank) below += counts[low++];
+    return static_cast<uint16_t>(high << 8 | low);
 }
 
 double signedArea(const Quad &q) {
@@ -346,12 +364,35 @@ void sampleAcrossOutline(const cv::Mat &lab, const Quad &quad, int samplesPerSid
     }
 }
 
+/// The colour of a region of the working copy: its mean (Lab), a quantile of its lightness, and its size.
+struct RegionColour {
+    cv::Scalar mean;
+    double lightness;
+    size_t pixels;
+};
+
 /// What outlines are judged on: the working copy's colours and, where the surface is woven, its fine texture.
 struct Views {
-    cv::Mat lab;  // CV_32FC3
+    cv::Mat lab;  // CV_32FC3, holding 8-bit Lab values (whole numbers)
     cv::Mat curvature;  // CV_32FC3: the second derivatives (xx, xy, yy) of the working copy's lightness, unmedianed
     cv::Mat texture;  // fineTexture; empty when it does not tell paper from the surface
     double smoothBelow = 0;  // texture below this is paper (in fineTexture's units)
+
+    /// The colour of the inside of `quad`, 2 pixels clear of its outline, with the upper quartile of its lightness:
+    /// the paper between its print.
+    const RegionColour &colourInside(const Quad &quad) const;
+    /// The colour of a band 2 to 8 pixels outside `quad`, with its median lightness: the surface it lies on.
+    const RegionColour &colourJustOutside(const Quad &quad) const;
+
+    /// A quad's corners as one key, for remembering what was measured of it.
+    using Corners = std::array<double, 8>;
+    static Corners cornersOf(const Quad &quad) {
+        return {quad[0].x, quad[0].y, quad[1].x, quad[1].y, quad[2].x, quad[2].y, quad[3].x, quad[3].y};
+    }
+
+  private:
+    // Measured once per outline: ``stripColours`` measures the same outlines against many others.
+    mutable std::map<Corners, RegionColour> insides, bands;
 };
 
 /// Bilinear sample of a one-channel 16-bit map; false outside.
@@ -718,22 +759,67 @@ cv::Mat filledMask(cv::Size size, const Quad &quad, cv::Point origin = {0, 0}) {
     return mask;
 }
 
+/// The part of an image of `size` that holds `quads` and `margin` pixels round them: where masks of the quads
+/// (``filledMask``), eroded or dilated by up to `margin - 1` pixels, have every pixel they set. Masks made over it
+/// alone, with its origin, give what masks of the whole image give there, in a fraction of the time.
+cv::Rect reachOf(std::initializer_list<const Quad *> quads, int margin, cv::Size size) {
+    double left = size.width, top = size.height, right = -1, bottom = -1;
+    for (const Quad *quad : quads)
+        for (const auto &p : *quad)
+            left = std::min(left, p.x), right = std::max(right, p.x), top = std::min(top, p.y), bottom = std::max(bottom, p.y);
+    const auto clamped = [](double value, int limit) {
+        return static_cast<int>(std::clamp(value, -1.0, static_cast<double>(limit + 1)));
+    };
+    const int x0 = clamped(std::floor(left), size.width) - margin, y0 = clamped(std::floor(top), size.height) - margin;
+    const int x1 = clamped(std::ceil(right), size.width) + margin + 1, y1 = clamped(std::ceil(bottom), size.height) + margin + 1;
+    return cv::Rect(x0, y0, x1 - x0, y1 - y0) & cv::Rect(0, 0, size.width, size.height);
+}
+
 /// The fine texture along the inside of a quad's outline (the median of a band 2 to 7 working pixels in): the margin of
 /// a document is paper, while an outline traced through a cloth along the edges of its checks has cloth inside it.
+///
+/// The band is what eroding the quad's mask by 5 x 5 pixels keeps and eroding it by 15 x 15 does not, the photo's edge
+/// counting as inside (as `cv::erode` has it). The mask of a convex quad is one run of pixels per row, so both
+/// erosions are worked out from the runs, row by row, without eroding whole images: this runs on every outline
+/// proposed on woven cloth, hundreds of them.
 double rimTexture(const cv::Mat &texture, const Quad &quad) {
-    cv::Mat outer = filledMask(texture.size(), quad), inner;
-    cv::erode(outer, inner, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(15, 15)));
-    cv::erode(outer, outer, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
-    std::vector<uint16_t> values;
-    for (int y = 0; y < outer.rows; ++y) {
-        const uchar *o = outer.ptr<uchar>(y), *i = inner.ptr<uchar>(y);
-        const uint16_t *t = texture.ptr<uint16_t>(y);
-        for (int x = 0; x < outer.cols; ++x)
-            if (o[x] && !i[x]) values.push_back(t[x]);
+    const cv::Rect area = reachOf({&quad}, 8, texture.size());
+    if (area.empty()) return 0;
+    const cv::Mat mask = filledMask(area.size(), quad, area.tl());
+    // Each row's run, in the photo's columns; `first` > `last` for a row the quad does not reach.
+    std::vector<int> first(area.height, 1), last(area.height, 0);
+    for (int y = 0; y < area.height; ++y) {
+        const uchar *row = mask.ptr<uchar>(y);
+        const auto *start = static_cast<const uchar *>(std::memchr(row, 255, area.width));
+        if (!start) continue;
+        const auto *end = static_cast<const uchar *>(std::memchr(start, 0, row + area.width - start));
+        first[y] = area.x + static_cast<int>(start - row);
+        last[y] = area.x + static_cast<int>((end ? end : row + area.width) - row) - 1;
     }
-    if (values.size() < 50) return 0;
-    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-    return values[values.size() / 2];
+    // The columns that eroding by a square `reach` pixels out from its centre keeps in row `y` (of `area`).
+    const auto eroded = [&](int y, int reach, int &from, int &to) {
+        int left = 0, right = texture.cols - 1;
+        for (int other = y - reach; other <= y + reach; ++other) {
+            const int photoRow = other + area.y;
+            if (photoRow < 0 || photoRow >= texture.rows) continue;  // beyond the photo's edge: inside
+            // Within the photo but beyond `area`: further from the quad than any reach.
+            if (other < 0 || other >= area.height || first[other] > last[other]) return false;
+            left = std::max(left, first[other]), right = std::min(right, last[other]);
+        }
+        from = left == 0 ? 0 : left + reach;
+        to = right == texture.cols - 1 ? right : right - reach;
+        return from <= to;
+    };
+    std::vector<uint16_t> values;
+    for (int y = 0; y < area.height; ++y) {
+        int from, to, holeFrom, holeTo;
+        if (!eroded(y, 2, from, to)) continue;
+        if (!eroded(y, 7, holeFrom, holeTo)) holeFrom = to + 1, holeTo = to;
+        const uint16_t *t = texture.ptr<uint16_t>(y + area.y);
+        for (int x = from; x <= to; ++x)
+            if (x < holeFrom || x > holeTo) values.push_back(t[x]);
+    }
+    return values.size() < 50 ? 0 : valueOfRank(values, values.size() / 2);
 }
 
 /// Where a texture map splits into a smooth and a rough class, and the mean of each.
@@ -828,7 +914,7 @@ std::optional<double> ringQuantile(const cv::Mat &detail, const Quad &outer, con
             if (m[x]) values.push_back(d[x]);
     }
     if (values.size() < 200) return std::nullopt;
-    return quantileOf(values, quantile);
+    return valueOfRank(values, static_cast<size_t>(quantile * static_cast<double>(values.size() - 1)));
 }
 
 /// Chroma distance (Lab a, b) beyond which two surfaces differ in colour, not only in light: a shadow darkens paper
@@ -841,18 +927,6 @@ Quad grown(const Quad &quad, double distance);
 /// outline lies on; nothing when the band is too thin to judge.
 std::optional<double> quantileJustOutside(const cv::Mat &map, const Quad &outline, double quantile) {
     return ringQuantile(map, grown(outline, 14), grown(outline, 2), quantile);
-}
-
-/// The lightness (Lab L) that a share `quantile` of the pixels of `lab` under `mask` stay below.
-double lightnessQuantile(const cv::Mat &lab, const cv::Mat &mask, double quantile) {
-    std::vector<float> lightness;
-    for (int y = 0; y < mask.rows; ++y) {
-        const uchar *m = mask.ptr<uchar>(y);
-        const cv::Vec3f *p = lab.ptr<cv::Vec3f>(y);
-        for (int x = 0; x < mask.cols; ++x)
-            if (m[x]) lightness.push_back(p[x][0]);
-    }
-    return lightness.empty() ? 0 : quantileOf(lightness, quantile);
 }
 
 /// The distance between two Lab colours' chroma (a and b).
@@ -880,36 +954,101 @@ struct StripColours {
     }
 };
 
+/// The pixels of `lab` (8-bit Lab values, as ``Views/lab`` holds) under `mask` (of the same size): the sum of their
+/// colours, and how many there are of each lightness.
+struct RegionPixels {
+    cv::Vec3d sum = {0, 0, 0};
+    std::array<uint32_t, 256> lightness{};
+    size_t count = 0;
+
+    /// Visits each pixel of `lab` under `mask` (of the same size), row by row, with its colour, first adding it.
+    template <typename Visit>
+    void gather(const cv::Mat &lab, const cv::Mat &mask, Visit visit) {
+        for (int y = 0; y < mask.rows; ++y) {
+            const uchar *m = mask.ptr<uchar>(y);
+            // Masks of outlines' bands and insides leave most of a row out: skipped to the first pixel in.
+            const auto *in = static_cast<const uchar *>(std::memchr(m, 255, mask.cols));
+            if (!in) continue;
+            const cv::Vec3f *p = lab.ptr<cv::Vec3f>(y);
+            for (int x = static_cast<int>(in - m); x < mask.cols; ++x) {
+                if (!m[x]) continue;
+                sum += cv::Vec3d(p[x]);
+                ++lightness[std::clamp(static_cast<int>(p[x][0]), 0, 255)];
+                ++count;
+                visit(p[x]);
+            }
+        }
+    }
+    RegionPixels() = default;
+    RegionPixels(const cv::Mat &lab, const cv::Mat &mask) { gather(lab, mask, [](const cv::Vec3f &) {}); }
+    cv::Scalar mean() const { return count ? cv::Scalar(sum[0], sum[1], sum[2]) / static_cast<double>(count) : cv::Scalar(); }
+    /// The lightness that a share `quantile` of the pixels stay below (as ``quantileOf`` picks it); 0 when there are none.
+    double lightnessQuantile(double quantile) const {
+        if (count == 0) return 0;
+        const auto rank = static_cast<size_t>(quantile * static_cast<double>(count - 1));
+        size_t seen = 0;
+        for (int value = 0; value < 256; ++value)
+            if ((seen += lightness[value]) > rank) return value;
+        return 255;
+    }
+    RegionColour colour(double quantile) const { return {mean(), lightnessQuantile(quantile), count}; }
+};
+
+/// How far ``stripColours`` keeps its regions from the outlines, as the square to erode or dilate by: 2 working pixels.
+cv::Mat clearOfOutline() { return cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)); }
+
+const RegionColour &Views::colourInside(const Quad &quad) const {
+    if (const auto known = insides.find(cornersOf(quad)); known != insides.end()) return known->second;
+    const cv::Rect area = reachOf({&quad}, 3, lab.size());
+    cv::Mat inside;
+    if (!area.empty()) cv::erode(filledMask(area.size(), quad, area.tl()), inside, clearOfOutline());
+    const RegionColour colour = area.empty() ? RegionColour{} : RegionPixels(lab(area), inside).colour(0.75);
+    return insides.emplace(cornersOf(quad), colour).first->second;
+}
+
+const RegionColour &Views::colourJustOutside(const Quad &quad) const {
+    if (const auto known = bands.find(cornersOf(quad)); known != bands.end()) return known->second;
+    const Quad beyond = grown(quad, 8);
+    const cv::Rect area = reachOf({&beyond}, 3, lab.size());
+    cv::Mat band, hole;
+    if (!area.empty()) {
+        band = filledMask(area.size(), beyond, area.tl());
+        cv::dilate(filledMask(area.size(), quad, area.tl()), hole, clearOfOutline());
+        band.setTo(0, hole);
+    }
+    const RegionColour colour = area.empty() ? RegionColour{} : RegionPixels(lab(area), band).colour(0.5);
+    return bands.emplace(cornersOf(quad), colour).first->second;
+}
+
 /// The ``StripColours`` of the strip inside `larger` but outside `smaller` (and outside `besideSmaller`, another
 /// outline inside `larger`, when given), of the inside of `smaller`, and of a band 2 to 8 working pixels outside
 /// `larger`, each 2 pixels clear of the outlines; nothing when one of them has under 50 pixels.
-std::optional<StripColours> stripColours(const cv::Mat &lab, const Quad &larger, const Quad &smaller,
+std::optional<StripColours> stripColours(const Views &views, const Quad &larger, const Quad &smaller,
                                          const Quad *besideSmaller = nullptr) {
-    const cv::Mat largerMask = filledMask(lab.size(), larger), smallerMask = filledMask(lab.size(), smaller);
-    const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5));
-    cv::Mat strip, inside, hole, outside = filledMask(lab.size(), grown(larger, 8));
-    cv::erode(largerMask, strip, margin);
-    cv::dilate(smallerMask, hole, margin);
+    const RegionColour &inside = views.colourInside(smaller), &outside = views.colourJustOutside(larger);
+    if (inside.pixels < 50 || outside.pixels < 50) return std::nullopt;
+    // The strip lies inside `larger`: only what lies within its reach matters.
+    const cv::Rect area = reachOf({&larger}, 3, views.lab.size());
+    if (area.empty()) return std::nullopt;
+    const auto maskOf = [&](const Quad &quad) { return filledMask(area.size(), quad, area.tl()); };
+    cv::Mat strip, hole;
+    cv::erode(maskOf(larger), strip, clearOfOutline());
+    cv::dilate(maskOf(smaller), hole, clearOfOutline());
     strip.setTo(0, hole);
     if (besideSmaller) {
-        cv::dilate(filledMask(lab.size(), *besideSmaller), hole, margin);
+        cv::dilate(maskOf(*besideSmaller), hole, clearOfOutline());
         strip.setTo(0, hole);
     }
-    cv::erode(smallerMask, inside, margin);
-    cv::dilate(largerMask, hole, margin);
-    outside.setTo(0, hole);
-    if (cv::countNonZero(strip) < 50 || cv::countNonZero(inside) < 50 || cv::countNonZero(outside) < 50) return std::nullopt;
-    const cv::Scalar outsideColour = cv::mean(lab, outside);
+    // The strip's pixels, and how many have the outside's chroma (within ``otherChroma``, compared squared).
+    RegionPixels inStrip;
     int alike = 0;
-    for (int y = 0; y < strip.rows; ++y) {
-        const uchar *m = strip.ptr<uchar>(y);
-        const cv::Vec3f *p = lab.ptr<cv::Vec3f>(y);
-        for (int x = 0; x < strip.cols; ++x)
-            alike += m[x] && chromaDistance(cv::Scalar(p[x][0], p[x][1], p[x][2]), outsideColour) < otherChroma;
-    }
-    return StripColours{cv::mean(lab, strip), cv::mean(lab, inside), outsideColour,
-                        lightnessQuantile(lab, strip, 0.5), lightnessQuantile(lab, outside, 0.5),
-                        lightnessQuantile(lab, inside, 0.75), alike / static_cast<double>(cv::countNonZero(strip))};
+    inStrip.gather(views.lab(area), strip, [&](const cv::Vec3f &colour) {
+        const double da = colour[1] - outside.mean[1], db = colour[2] - outside.mean[2];
+        alike += da * da + db * db < otherChroma * otherChroma;
+    });
+    if (inStrip.count < 50) return std::nullopt;
+    return StripColours{inStrip.mean(), inside.mean, outside.mean, inStrip.lightnessQuantile(0.5),
+                        outside.lightness, inside.lightness, alike / static_cast<double>(inStrip.count)};
 }
 
 /// Whether `outline` (of `area`) holds two documents, `first` and `second` (covering `together` of it), apart across
@@ -917,10 +1056,10 @@ std::optional<StripColours> stripColours(const cv::Mat &lab, const Quad &larger,
 /// (``StripColours/stripHasDeskColour``). Two cards lying one above the other, their sides in line, are outlined
 /// together along those sides (seed 139000 multi-04); a book's gutter between its pages and the shaded part of a
 /// receipt leave a thinner strip (corpus spread-02: 2.7%).
-bool holdsApartAcrossDesk(const cv::Mat &lab, const Quad &outline, double area, const Quad &first, const Quad &second,
+bool holdsApartAcrossDesk(const Views &views, const Quad &outline, double area, const Quad &first, const Quad &second,
                           double together) {
     if (together >= 0.95 * area) return false;
-    const auto colours = stripColours(lab, outline, first, &second);
+    const auto colours = stripColours(views, outline, first, &second);
     return colours && colours->stripHasDeskColour();
 }
 
@@ -928,8 +1067,8 @@ bool holdsApartAcrossDesk(const cv::Mat &lab, const Quad &outline, double area, 
 /// its chroma (Lab a and b) is far from that of the inside of `smaller` and close to that of a band just outside
 /// `larger`. A shadow darkens a desk without changing its chroma; a coloured band along a card's side has a chroma of
 /// its own, unlike both the card and the desk. False when the strip is too thin to judge.
-bool stripIsDesk(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
-    const auto colours = stripColours(lab, larger, smaller);
+bool stripIsDesk(const Views &views, const Quad &larger, const Quad &smaller) {
+    const auto colours = stripColours(views, larger, smaller);
     return colours && chromaDistance(colours->strip, colours->inside) > otherChroma &&
            chromaDistance(colours->strip, colours->outside) < otherChroma;
 }
@@ -1017,7 +1156,7 @@ std::optional<Quad> trimmedOffDesk(const Views &views, const Quad &quad) {
         // pulling the strip's mean chroma towards grey, can pass for a darker desk's. (Texture would not tell a woven
         // desk either: print is as rough at the working size. So a wedge of red and white gingham, whose checks
         // average within 10 of the paper's chroma, is left: seed 133000 receipt-01.)
-        if (const auto moved = nearestMove(); moved && stripIsDesk(lab, quad, *moved)) return moved;
+        if (const auto moved = nearestMove(); moved && stripIsDesk(views, quad, *moved)) return moved;
     }
     return std::nullopt;
 }
@@ -1119,8 +1258,8 @@ std::optional<Quad> widenedOverBand(const cv::Mat &smallBGR, const Quad &quad) {
 /// lightness of the desk beyond `larger`, and is far darker than the paper of `smaller` (50 levels: a patch of green
 /// checked cloth round a form). A logo is darker than the card round it, and a shadow's strip than the lit desk; a
 /// shadow across a card's end leaves the end within 40 levels of the lit paper.
-bool stripIsDeskAroundPaper(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
-    const auto colours = stripColours(lab, larger, smaller);
+bool stripIsDeskAroundPaper(const Views &views, const Quad &larger, const Quad &smaller) {
+    const auto colours = stripColours(views, larger, smaller);
     return colours && chromaDistance(colours->strip, colours->outside) < otherChroma &&
            std::abs(colours->stripLightness - colours->outsideLightness) < 15 &&
            colours->paperLightness >= colours->stripLightness + 50;
@@ -1130,8 +1269,8 @@ bool stripIsDeskAroundPaper(const cv::Mat &lab, const Quad &larger, const Quad &
 /// lighter by 20 levels or more but not twice as light (a shadow darkens paper by a factor, while a dark card is far
 /// darker than any paper), and lighter than the desk beyond `larger` too. `smaller` is then the shade that a phone
 /// or a hand casts over part of the document that `larger` outlines, its outline the shadow's edge across the paper.
-bool stripIsLitPaper(const cv::Mat &lab, const Quad &larger, const Quad &smaller) {
-    const auto colours = stripColours(lab, larger, smaller);
+bool stripIsLitPaper(const Views &views, const Quad &larger, const Quad &smaller) {
+    const auto colours = stripColours(views, larger, smaller);
     return colours && chromaDistance(colours->strip, colours->inside) < otherChroma &&
            colours->stripLightness >= colours->paperLightness + 20 &&
            2 * colours->paperLightness >= colours->stripLightness &&
@@ -1147,12 +1286,12 @@ bool stripIsLitPaper(const cv::Mat &lab, const Quad &larger, const Quad &smaller
 /// lighter than it by 10 levels. A page's margin round a table printed on it is the page's own paper, as light as the
 /// table's; a shadowed part of a page holds print. A strip too thin for its detail to be judged (a book's rim) is too
 /// thin to hold print; false when the colours or the band outside cannot be judged.
-bool isShadowAround(const cv::Mat &lab, const cv::Mat &detail, const Quad &outer, const Quad &inner) {
+bool isShadowAround(const Views &views, const cv::Mat &detail, const Quad &outer, const Quad &inner) {
     const auto deskDetail = quantileJustOutside(detail, outer, 0.9);
     const auto stripDetail = ringQuantile(detail, outer, inner, 0.9);
     if (!deskDetail || *deskDetail > 4 * plainSurface || (stripDetail && *stripDetail > 2 * *deskDetail + 8))
         return false;
-    const auto colours = stripColours(lab, outer, inner);
+    const auto colours = stripColours(views, outer, inner);
     if (!colours) return false;
     const double strip = colours->stripLightness, desk = colours->outsideLightness;
     return colours->stripLikeOutside >= 0.8 && strip <= desk - 15 && strip >= 0.6 * desk &&
@@ -1258,7 +1397,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             const auto isSurface = [&](const Strip &strip, const Quad &outer, const Quad &inner) {
                 if (strip.detail && strip.deskDetail && *strip.detail >= 2 * plainSurface &&
                     *strip.detail >= 0.6 * *strip.deskDetail) {
-                    const auto colours = stripColours(views.lab, outer, inner);
+                    const auto colours = stripColours(views, outer, inner);
                     if (colours && colours->stripHasDeskColour()) return true;
                 }
                 return strip.texture && strip.textureBeyond && *strip.texture >= 1.3 * views.smoothBelow &&
@@ -1289,7 +1428,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 return (common == 2 || common == 3) && larger.area - shared >= 0.02 * smaller.area;
             };
             const auto reachesOntoDesk = [&](const Candidate &larger, const Candidate &smaller) {
-                return twins(larger, smaller) && stripIsDesk(views.lab, larger.quad, smaller.quad);
+                return twins(larger, smaller) && stripIsDesk(views, larger.quad, smaller.quad);
             };
             // Of two near twins (each nine tenths of the other) parting at a corner that a thumb lies over, the
             // one whose sides run on past the thumb to meet there is the document, though the thumb's own edge
@@ -1319,7 +1458,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 if (!borrows) return false;
                 const auto strip = ringQuantile(detail, outer.quad, inner.quad, 0.9);
                 if (!strip || *strip >= 3 * plainSurface) return false;
-                const auto colours = stripColours(views.lab, outer.quad, inner.quad);
+                const auto colours = stripColours(views, outer.quad, inner.quad);
                 return colours && colours->stripHasDeskColour();
             };
             // Nor when seen past what covers them it is the weaker by more than the tolerance: each of a row of ever
@@ -1334,7 +1473,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 return std::any_of(chosen.begin(), chosen.end(), [&](const Candidate &other) {
                     return &other != &chosen[i] && overlapArea(candidate.quad, other.quad) >= 0.85 * other.area &&
                            overlapArea(chosen[i].quad, other.quad) <= 0.05 * std::min(chosen[i].area, other.area) &&
-                           holdsApartAcrossDesk(views.lab, candidate.quad, candidate.area, chosen[i].quad,
+                           holdsApartAcrossDesk(views, candidate.quad, candidate.area, chosen[i].quad,
                                                 other.quad, chosen[i].area + other.area);
                 });
             };
@@ -1348,7 +1487,7 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance || clearerSeenPast()) &&
                 !addsSurface(candidate.quad, chosen[i].quad) && !holdsAnotherApart() &&
                 !reachesOntoDesk(candidate, chosen[i]) &&
-                !isShadowAround(views.lab, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast() &&
+                !isShadowAround(views, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast() &&
                 !borrowsEdgeAcrossDesk(candidate, chosen[i])) {
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && candidate.score >= chosen[i].score - 0.1 &&
@@ -1357,14 +1496,14 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             } else if (candidate.area < chosen[i].area && shared >= 0.9 * candidate.area &&
                        candidate.area >= 0.25 * chosen[i].area && chosen[i].score < 0.8 &&
                        candidate.score >= chosen[i].score - 0.15 &&
-                       stripIsDeskAroundPaper(views.lab, chosen[i].quad, candidate.quad)) {
+                       stripIsDeskAroundPaper(views, chosen[i].quad, candidate.quad)) {
                 // A paper inside a chosen outline that adds only desk round it (cells of a checked cloth outlined
                 // more crisply than a defocused page's edge) is the document.
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && chosen[i].area <= 1.25 * candidate.area &&
                        shared >= 0.85 * candidate.area && candidate.score >= chosen[i].score - 0.05 &&
                        (isSurface(measured(chosen[i].quad, candidate.quad), chosen[i].quad, candidate.quad) ||
-                        isShadowAround(views.lab, detail, chosen[i].quad, candidate.quad))) {
+                        isShadowAround(views, detail, chosen[i].quad, candidate.quad))) {
                 // The same judgement the other way round: a near twin chosen first, for being larger and as well
                 // supported, gives way to the smaller one inside it when the strip it adds is the surface or a
                 // shadow on it (the grey side of a book's page block along its pages, a row of a cloth's squares
@@ -1978,11 +2117,19 @@ double surfaceRoughness(const cv::Mat &region) {
     cv::Laplacian(smooth, laplacian, CV_16S, 3);
     laplacian = cv::abs(laplacian);
     const int margin = std::min(region.cols, region.rows) / 10;
-    cv::Mat inner = laplacian(cv::Rect(margin, margin, region.cols - 2 * margin, region.rows - 2 * margin)).clone();
-    std::vector<short> values(inner.ptr<short>(), inner.ptr<short>() + inner.total());  // the clone is continuous
-    // The lower quartile: print may cover half of a dense page, but paper shows between it.
-    std::nth_element(values.begin(), values.begin() + values.size() / 4, values.end());
-    return values[values.size() / 4];
+    const cv::Mat inner = laplacian(cv::Rect(margin, margin, region.cols - 2 * margin, region.rows - 2 * margin));
+    // The lower quartile: print may cover half of a dense page, but paper shows between it. Counted: the values are
+    // whole numbers from 0 to 32767.
+    std::vector<uint32_t> counts(32768, 0);
+    for (int y = 0; y < inner.rows; ++y) {
+        const short *row = inner.ptr<short>(y);
+        for (int x = 0; x < inner.cols; ++x) ++counts[row[x]];
+    }
+    const size_t rank = inner.total() / 4;
+    size_t seen = 0;
+    for (int value = 0; value < 32768; ++value)
+        if ((seen += counts[value]) > rank) return value;
+    return 32767;
 }
 
 /// The share of a region's pixels (its margin left out) that stand out from its prevailing tone by a clear step of
@@ -2113,6 +2260,21 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         };
         auto allCandidates = proposed();
         const cv::Mat &lab = views.lab;
+        // What an outline holds (``rectifiedRegion``): how strongly its print runs in lines
+        // (``docscan::textLineStrength``), how rough its surface is (``surfaceRoughness``) and how much of it is marked
+        // (``markShare``). Measured once per outline: the same outlines are judged again when the choice is made a
+        // second time, and when it is made with the hairlines.
+        struct Held {
+            double lines, roughness, marks;
+        };
+        std::map<Views::Corners, Held> heldBy;
+        const auto held = [&](const Quad &quad) -> const Held & {
+            const auto key = Views::cornersOf(quad);
+            if (const auto known = heldBy.find(key); known != heldBy.end()) return known->second;
+            const cv::Mat region = rectifiedRegion(color, quad, factor);
+            return heldBy.emplace(key, Held{docscan::textLineStrength(region), surfaceRoughness(region), markShare(region)})
+                .first->second;
+        };
         // A crisp outline round a region darker than what surrounds it, with no print found in it, is a shadow (of a
         // phone or a hand, cast on the desk or across a page): however well outlined, it is no document, and must not
         // keep the document it falls across from being chosen. Nor is one with only a little of both kinds of print,
@@ -2125,8 +2287,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         const auto isShadow = [&](const Candidate &c) {
             if (c.area < 0.04 * lab.total()) return false;
             if (lightnessStep(lab, c.quad) > -20 && lightnessStepQuantile(lab, c.quad, 0.9) > -5) return false;
-            const cv::Mat region = rectifiedRegion(color, c.quad, factor);
-            const double lines = docscan::textLineStrength(region), marks = markShare(region);
+            const auto [lines, roughness, marks] = held(c.quad);
             return lines < 0.05 || marks < 0.012 || (lines < 0.15 && marks < 0.05);
         };
         // The documents among `candidates`: of the outlines ``select`` chooses (`chosen`), those that what they hold
@@ -2157,10 +2318,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             const auto judge = [&](const Candidate &candidate) {
                 double lines = 1, roughness = 0, marks = 1;
                 if (compare) {
-                    const cv::Mat region = rectifiedRegion(color, candidate.quad, factor);
-                    lines = docscan::textLineStrength(region);
-                    roughness = surfaceRoughness(region);
-                    marks = markShare(region);
+                    const Held &measured = held(candidate.quad);
+                    lines = measured.lines, roughness = measured.roughness, marks = measured.marks;
                 }
                 const bool plausible = (candidate.score >= 0.6 && lines >= 0.05) || candidate.score >= 0.8 ||
                                        (candidate.score >= 0.5 && lines >= 0.25);
@@ -2185,19 +2344,18 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             for (const auto &candidate : chosen) judgeInto(candidate, judged);
             // A frame that holds print on smooth stock replaces the shapes inside it.
             for (const auto &frame : frames) {
-                const cv::Mat region = rectifiedRegion(color, frame.quad, factor);
-                const double lines = docscan::textLineStrength(region), roughness = surfaceRoughness(region);
+                const auto [lines, roughness, marks] = held(frame.quad);
                 const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
                 if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
                 if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
                         // (Unless a well outlined frame holds a shadow's outline across its paper.)
                         return inside(j) && j.plausible && j.candidate.area * 4 >= frame.area &&
-                               !(frame.score >= 0.8 && stripIsLitPaper(lab, frame.quad, j.candidate.quad));
+                               !(frame.score >= 0.8 && stripIsLitPaper(views, frame.quad, j.candidate.quad));
                     }))
                     continue;
                 // Nor does a shadow that a document lies in, or a book's grey rim.
                 if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
-                        return inside(j) && isShadowAround(lab, detail, frame.quad, j.candidate.quad);
+                        return inside(j) && isShadowAround(views, detail, frame.quad, j.candidate.quad);
                     }))
                     continue;
                 // Less print is enough when what the frame holds is a mere speck of it (a word or a logo on a card whose
@@ -2210,7 +2368,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 std::vector<Judged> framed;
                 std::copy_if(judged.begin(), judged.end(), std::back_inserter(framed), inside);
                 judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
-                judged.push_back({frame, lines, roughness, markShare(region), true, true, std::move(framed)});
+                judged.push_back({frame, lines, roughness, marks, true, true, std::move(framed)});
             }
             // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
             // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
@@ -2318,7 +2476,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     if (step < 40 || j.roughness > 2 || outlined < 0.95 ||
                         rectangleCornerAngle(j.candidate.quad, lab.size()) < 85)
                         return false;
-                    const auto colours = stripColours(lab, grown(j.candidate.quad, 6), j.candidate.quad);
+                    const auto colours = stripColours(views, grown(j.candidate.quad, 6), j.candidate.quad);
                     return colours && chromaDistance(colours->inside, colours->strip) > otherChroma;
                 };
                 if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9) && !blankCard())
@@ -2361,8 +2519,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     if (std::any_of(documents.begin(), documents.end(), overlaps) ||
                         std::any_of(chosen.begin(), chosen.end(), overlaps) || smallestAngle(c.quad) < 70)
                         continue;
-                    const cv::Mat region = rectifiedRegion(color, c.quad, factor);
-                    if (surfaceRoughness(region) > 1 || docscan::textLineStrength(region) < 0.4) continue;
+                    if (held(c.quad).roughness > 1 || held(c.quad).lines < 0.4) continue;
                     documents.push_back(c);
                 }
             }
@@ -2384,7 +2541,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                             if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
                                 overlapArea(c.quad, second.quad) < 0.95 * second.area)
                                 continue;
-                            if (holdsApartAcrossDesk(lab, c.quad, c.area, first.quad, second.quad, together)) continue;
+                            if (holdsApartAcrossDesk(views, c.quad, c.area, first.quad, second.quad, together)) continue;
                             double score = c.score;
                             if (together < 0.9 * c.area) {
                                 const double reach = 0.03 * std::sqrt(c.area);
@@ -2432,7 +2589,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     if (overlapArea(c.quad, piece.quad) < 0.95 * piece.area) continue;
                     if (cornersOnOutline(piece.quad, c.quad, 0.03 * std::sqrt(c.area)) < 3) continue;
                     // Not when what it adds is the desk, or a shadow on it (as ``select`` judges twins and frames).
-                    if (stripIsDesk(lab, c.quad, piece.quad) || isShadowAround(lab, detail, c.quad, piece.quad)) continue;
+                    if (stripIsDesk(views, c.quad, piece.quad) || isShadowAround(views, detail, c.quad, piece.quad)) continue;
                     const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
                         return &d != &piece && overlapsMuch(c.quad, c.area, d.quad, d.area);
                     });
@@ -2457,8 +2614,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     if (overlapsMuch(c.quad, c.area, piece.quad, piece.area)) continue;
                     const auto joined = joinedAlongSharedSide(piece.quad, c.quad, seam);
                     if (!joined || rectangleCornerAngle(*joined, lab.size()) < 85 ||
-                        !(stripIsLitPaper(lab, *joined, c.quad) || stripIsLitPaper(lab, *joined, piece.quad)) ||
-                        surfaceRoughness(rectifiedRegion(color, c.quad, factor)) > 3)
+                        !(stripIsLitPaper(views, *joined, c.quad) || stripIsLitPaper(views, *joined, piece.quad)) ||
+                        held(c.quad).roughness > 3)
                         continue;
                     const double score = outlineScoreSeeingPast(views, *joined), area = std::abs(signedArea(*joined));
                     const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
@@ -2512,7 +2669,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 return std::any_of(again.begin(), again.end(), [&](const Candidate &a) {
                     return overlapArea(a.quad, d.quad) >= 0.85 * d.area &&
                            (a.area <= 1.1 * d.area ||
-                            (!stripIsDesk(lab, a.quad, d.quad) && !isShadowAround(lab, detail, a.quad, d.quad)));
+                            (!stripIsDesk(views, a.quad, d.quad) && !isShadowAround(views, detail, a.quad, d.quad)));
                 });
             });
             if (coversEvery && area(again) > 1.05 * area(documents)) documents = std::move(again);
