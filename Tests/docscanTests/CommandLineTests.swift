@@ -102,6 +102,22 @@ struct CommandLineTests {
         #expect(output.standardOutput.contains("USAGE: docscan <subcommand>"))
     }
 
+    @Test("bench --detect-only times each photo of a folder and ends with their median and slowest detection")
+    func benchFolder() async throws {
+        let folder = try Paths.folder(withCorpusFiles: ["card-03.jpg", "form-02.jpg"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = try await DocScanTool.run(["bench", folder.path, "--detect-only", "--iterations", "1"])
+        #expect(output.status == 0, "stderr: \(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        // Two photos, each with its decode and detection, and no later stage.
+        #expect(lines.filter { $0.contains(".jpg: ") }.count == 2)
+        #expect(lines.filter { $0.hasPrefix("  detect ") }.count == 2)
+        #expect(!output.standardOutput.contains("warp"))
+        let summary = try #require(lines.last)
+        #expect(summary.hasPrefix("detect over 2 photos: median "), "\(summary)")
+        #expect(summary.hasSuffix(".jpg)"), "\(summary)")
+    }
+
     @Test("Scanning the sample photo writes its page and a JSON report that matches the truth")
     func scanSample() async throws {
         let folder = try Paths.temporaryFolder()

@@ -2,18 +2,20 @@ import ArgumentParser
 import DocScan
 import Foundation
 
-/// `docscan bench`: medians of each pipeline stage on one photo.
+/// `docscan bench`: medians of each pipeline stage on each photo given, and of detection over all of them.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Time each pipeline stage on a photo (medians over repeated runs) and report peak memory.",
+        abstract: "Time each pipeline stage on photos (medians over repeated runs) and report peak memory.",
         discussion: """
             Build with `swift build -c release` first; debug builds are many times slower. The baseline is decoding \
-            the photo alone, measured in the same run, so the ratio to it holds on noisy machines.
+            the photo alone, measured in the same run, so the ratio to it holds on noisy machines. Given several \
+            photos (or folders), it ends with the median and the slowest of their detection medians; \
+            `--detect-only` times decoding and detection alone, quick enough for a whole folder.
             """
     )
 
-    @Argument(help: "The photo to time.", completion: .file())
-    var photo: String
+    @Argument(help: "The photos to time, or folders of them.", completion: .file())
+    var photos: [String]
 
     @Option(help: "Timed runs per stage (after one warm-up run).")
     var iterations = 15
@@ -21,7 +23,10 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Threads OpenCV may use (1 = one core).")
     var threads = 1
 
-    @Flag(help: "Print the medians as JSON.")
+    @Flag(help: "Time decoding and detection only.")
+    var detectOnly = false
+
+    @Flag(help: "Print the medians as JSON, one object per photo.")
     var json = false
 
     func validate() throws {
@@ -30,8 +35,23 @@ struct Bench: AsyncParsableCommand {
 
     func run() async throws {
         Runtime.limitThreads(to: threads)
-        let url = URL(fileURLWithPath: photo)
-        let data = try ImageLoader.contents(of: url)
+        var detections: [(photo: String, median: Double)] = []
+        for photo in PhotoList.expand(photos) {
+            let medians = try measure(photo)
+            detections.append((photo, medians["detect"] ?? 0))
+        }
+        guard detections.count > 1, !json else { return }
+        let sorted = detections.sorted { $0.median < $1.median }
+        let slowest = sorted[sorted.count - 1]
+        print(
+            String(
+                format: "detect over %d photos: median %.1f ms, slowest %.1f ms (%@)", sorted.count,
+                sorted[sorted.count / 2].median, slowest.median, slowest.photo as NSString))
+    }
+
+    /// Times the stages on `photo`, prints their medians and returns them by stage name.
+    private func measure(_ photo: String) throws -> [String: Double] {
+        let data = try ImageLoader.contents(of: URL(fileURLWithPath: photo))
         let loader = ImageLoader()
         let loaded = try loader.load(data, name: photo)
         let detector = DocumentDetector()
@@ -41,37 +61,17 @@ struct Bench: AsyncParsableCommand {
         let firstStart = clock.now
         let documents = try detector.detect(in: loaded.image)
         let firstDetection = (clock.now - firstStart).milliseconds
-        let quad = documents[0].quad
-        let size = PerspectiveCorrector().pageSize(
-            for: quad, imageWidth: loaded.image.width, imageHeight: loaded.image.height)
-        guard let toPage = PerspectiveCorrector.homography(from: quad, width: size.width, height: size.height) else {
-            throw ValidationError("degenerate outline")
-        }
-        // Sampled as the scanner samples a page of this size.
-        let sampling = DocumentScanner.sampling(forPageWidth: size.width, height: size.height)
-        let page = try loaded.image.warped(by: toPage, width: size.width, height: size.height, sampling: sampling)
-        let preview = try page.fitting(longSide: 1000)
-        let scanner = DocumentScanner()
-        let shake = MotionBlurCorrector()
-        let outlines = documents.map(\.quad)
-        let region = shake.region(around: outlines, in: loaded.image)
-        // Removal runs only on shaken photos; it is timed with the photo's own measurement.
-        let measured = try shake.measure(in: loaded.image, region: region)
-            ?? MotionBlur(length: 5, angleDegrees: 0, notchDepth: 0, anisotropy: 0)
 
         var stages: [(String, () throws -> Void)] = [
             ("decode (baseline)", { _ = try loader.load(data, name: photo) }),
             ("detect", { _ = try detector.detect(in: loaded.image) }),
-            ("deblur: measure", { _ = try shake.shake(in: loaded.image, documents: outlines) }),
-            ("deblur: remove (if shaken)", { _ = try shake.removing(measured, from: loaded.image, region: region) }),
-            ("warp", {
-                _ = try loaded.image.warped(by: toPage, width: size.width, height: size.height, sampling: sampling)
-            }),
-            ("light", { _ = try IlluminationCorrector().correct(page) }),
-            ("deskew", { _ = try TextLayoutAnalyzer().analyze(preview) }),
-            ("split", { _ = try SpreadSplitter().findGutter(in: preview) }),
         ]
-        stages.append(("pipeline (load to pages)", { _ = try scanner.scan(loader.load(data, name: photo)) }))
+        var description = "\(photo): \(loaded.image.width)x\(loaded.image.height)"
+        if !detectOnly {
+            let later = try laterStages(on: loaded, documents: documents, data: data, name: photo)
+            stages += later.stages
+            description += ", page \(later.pageWidth)x\(later.pageHeight)"
+        }
 
         var medians: [String: Double] = [:]
         for (name, body) in stages {
@@ -80,8 +80,7 @@ struct Bench: AsyncParsableCommand {
             for _ in 0..<iterations {
                 let start = clock.now
                 try body()
-                let elapsed = clock.now - start
-                samples.append(elapsed.milliseconds)
+                samples.append((clock.now - start).milliseconds)
             }
             medians[name] = samples.sorted()[samples.count / 2]
         }
@@ -94,11 +93,9 @@ struct Bench: AsyncParsableCommand {
             object["megapixels"] = Double(loaded.image.width * loaded.image.height) / 1e6
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
-            return
+            return medians
         }
-        print(
-            "\(photo): \(loaded.image.width)x\(loaded.image.height), page \(size.width)x\(size.height), \(threads) thread(s), median of \(iterations)"
-        )
+        print("\(description), \(threads) thread(s), median of \(iterations)")
         let baseline = medians["decode (baseline)"] ?? 1
         for (name, _) in stages {
             let value = medians[name] ?? 0
@@ -109,5 +106,43 @@ struct Bench: AsyncParsableCommand {
                 format: "  %-26@ %8.1f ms  (one run, before the others)", "detect, first in process" as NSString,
                 firstDetection))
         print(String(format: "  peak RSS %.0f MB", peak))
+        return medians
+    }
+
+    /// The stages after detection, on the first document found in `loaded`, and the size of its page.
+    private func laterStages(
+        on loaded: LoadedImage, documents: [DetectedDocument], data: Data, name: String
+    ) throws -> (stages: [(String, () throws -> Void)], pageWidth: Int, pageHeight: Int) {
+        let quad = documents[0].quad
+        let size = PerspectiveCorrector().pageSize(
+            for: quad, imageWidth: loaded.image.width, imageHeight: loaded.image.height)
+        guard let toPage = PerspectiveCorrector.homography(from: quad, width: size.width, height: size.height) else {
+            throw ValidationError("degenerate outline")
+        }
+        // Sampled as the scanner samples a page of this size.
+        let sampling = DocumentScanner.sampling(forPageWidth: size.width, height: size.height)
+        let page = try loaded.image.warped(by: toPage, width: size.width, height: size.height, sampling: sampling)
+        let preview = try page.fitting(longSide: 1000)
+        let loader = ImageLoader()
+        let scanner = DocumentScanner()
+        let shake = MotionBlurCorrector()
+        let outlines = documents.map(\.quad)
+        let region = shake.region(around: outlines, in: loaded.image)
+        // Removal runs only on shaken photos; it is timed with the photo's own measurement.
+        let measured =
+            try shake.measure(in: loaded.image, region: region)
+            ?? MotionBlur(length: 5, angleDegrees: 0, notchDepth: 0, anisotropy: 0)
+        let stages: [(String, () throws -> Void)] = [
+            ("deblur: measure", { _ = try shake.shake(in: loaded.image, documents: outlines) }),
+            ("deblur: remove (if shaken)", { _ = try shake.removing(measured, from: loaded.image, region: region) }),
+            ("warp", {
+                _ = try loaded.image.warped(by: toPage, width: size.width, height: size.height, sampling: sampling)
+            }),
+            ("light", { _ = try IlluminationCorrector().correct(page) }),
+            ("deskew", { _ = try TextLayoutAnalyzer().analyze(preview) }),
+            ("split", { _ = try SpreadSplitter().findGutter(in: preview) }),
+            ("pipeline (load to pages)", { _ = try scanner.scan(loader.load(data, name: name)) }),
+        ]
+        return (stages, size.width, size.height)
     }
 }
