@@ -2260,20 +2260,28 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         };
         auto allCandidates = proposed();
         const cv::Mat &lab = views.lab;
-        // What an outline holds (``rectifiedRegion``): how strongly its print runs in lines
-        // (``docscan::textLineStrength``), how rough its surface is (``surfaceRoughness``) and how much of it is marked
-        // (``markShare``). Measured once per outline: the same outlines are judged again when the choice is made a
-        // second time, and when it is made with the hairlines.
+        // What an outline holds (``rectifiedRegion``): how rough its surface is (``surfaceRoughness``), how much of it
+        // is marked (``markShare``) and how strongly its print runs in lines (``docscan::textLineStrength``, ``linesIn``).
+        // Measured once per outline: the same outlines are judged again when the choice is made a second time, and
+        // when it is made with the hairlines. The lines, which take three times as long as the rest (about 11 ms on a
+        // region of 700 pixels), only when asked: a well outlined main document needs none.
         struct Held {
-            double lines, roughness, marks;
+            cv::Mat region;
+            double roughness, marks;
+            std::optional<double> lines;
         };
         std::map<Views::Corners, Held> heldBy;
-        const auto held = [&](const Quad &quad) -> const Held & {
+        const auto held = [&](const Quad &quad) -> Held & {
             const auto key = Views::cornersOf(quad);
             if (const auto known = heldBy.find(key); known != heldBy.end()) return known->second;
-            const cv::Mat region = rectifiedRegion(color, quad, factor);
-            return heldBy.emplace(key, Held{docscan::textLineStrength(region), surfaceRoughness(region), markShare(region)})
-                .first->second;
+            cv::Mat region = rectifiedRegion(color, quad, factor);
+            const double roughness = surfaceRoughness(region), marks = markShare(region);
+            return heldBy.emplace(key, Held{std::move(region), roughness, marks, std::nullopt}).first->second;
+        };
+        const auto linesIn = [&](const Quad &quad) {
+            Held &measured = held(quad);
+            if (!measured.lines) measured.lines = docscan::textLineStrength(measured.region), measured.region.release();
+            return *measured.lines;
         };
         // A crisp outline round a region darker than what surrounds it, with no print found in it, is a shadow (of a
         // phone or a hand, cast on the desk or across a page): however well outlined, it is no document, and must not
@@ -2287,8 +2295,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         const auto isShadow = [&](const Candidate &c) {
             if (c.area < 0.04 * lab.total()) return false;
             if (lightnessStep(lab, c.quad) > -20 && lightnessStepQuantile(lab, c.quad, 0.9) > -5) return false;
-            const auto [lines, roughness, marks] = held(c.quad);
-            return lines < 0.05 || marks < 0.012 || (lines < 0.15 && marks < 0.05);
+            const double marks = held(c.quad).marks;
+            if (marks < 0.012) return true;
+            const double lines = linesIn(c.quad);
+            return lines < 0.05 || (lines < 0.15 && marks < 0.05);
         };
         // The documents among `candidates`: of the outlines ``select`` chooses (`chosen`), those that what they hold
         // shows to be documents, put back together where one was cut in pieces.
@@ -2306,7 +2316,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
             struct Judged {
                 Candidate candidate;
-                double lines;
+                std::optional<Quad> measured;  // the outline whose region was measured (none when there was nothing
+                                               // to compare: taken as printed and smooth)
                 double roughness;
                 double marks;  // markShare of the region
                 bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
@@ -2315,15 +2326,15 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 std::vector<Judged> framed = {};  // what a frame replaced, given back when the frame falls short
             };
             const bool compare = chosen.size() > 1 || !frames.empty();
+            // How strongly the print of what a judged outline holds runs in lines.
+            const auto linesOf = [&](const Judged &j) { return j.measured ? linesIn(*j.measured) : 1.0; };
             const auto judge = [&](const Candidate &candidate) {
-                double lines = 1, roughness = 0, marks = 1;
-                if (compare) {
-                    const Held &measured = held(candidate.quad);
-                    lines = measured.lines, roughness = measured.roughness, marks = measured.marks;
-                }
-                const bool plausible = (candidate.score >= 0.6 && lines >= 0.05) || candidate.score >= 0.8 ||
-                                       (candidate.score >= 0.5 && lines >= 0.25);
-                return Judged{candidate, lines, roughness, marks, plausible};
+                double roughness = 0, marks = 1;
+                if (compare) roughness = held(candidate.quad).roughness, marks = held(candidate.quad).marks;
+                Judged verdict{candidate, compare ? std::optional(candidate.quad) : std::nullopt, roughness, marks, false};
+                verdict.plausible = candidate.score >= 0.8 || (candidate.score >= 0.6 && linesOf(verdict) >= 0.05) ||
+                                    (candidate.score >= 0.5 && linesOf(verdict) >= 0.25);
+                return verdict;
             };
             // An outline that replaced others but holds no document (a patch of carpet round two cards, outlined by its
             // mottling) gives them back when any of them, or of those they replaced, is one.
@@ -2344,7 +2355,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             for (const auto &candidate : chosen) judgeInto(candidate, judged);
             // A frame that holds print on smooth stock replaces the shapes inside it.
             for (const auto &frame : frames) {
-                const auto [lines, roughness, marks] = held(frame.quad);
+                const double roughness = held(frame.quad).roughness, marks = held(frame.quad).marks;
                 const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
                 if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
                 if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
@@ -2364,11 +2375,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     return inside(j) && j.plausible ? sum + j.candidate.area : sum;
                 });
                 const double enoughPrint = held < 0.1 * frame.area ? 0.1 : 0.25;
-                if (lines < enoughPrint || roughness > 5) continue;
+                if (roughness > 5 || linesIn(frame.quad) < enoughPrint) continue;
                 std::vector<Judged> framed;
                 std::copy_if(judged.begin(), judged.end(), std::back_inserter(framed), inside);
                 judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
-                judged.push_back({frame, lines, roughness, marks, true, true, std::move(framed)});
+                judged.push_back({frame, frame.quad, roughness, marks, true, true, std::move(framed)});
             }
             // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
             // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
@@ -2389,9 +2400,17 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // Further outlines must be plausible, not clearly rougher than the main document, not one cell of a repeating
             // pattern without print (the squares of a gingham cloth, tiles), and either crisply outlined all round or
             // printed on.
-            std::vector<Quad> printed;
-            for (const auto &j : judged)
-                if (j.lines >= 0.3) printed.push_back(j.candidate.quad);
+            // The outlines judged so far that hold clear lines of print, worked out when first asked.
+            std::optional<std::vector<Quad>> printedOutlines;
+            const size_t judgedSoFar = judged.size();
+            const auto printed = [&]() -> const std::vector<Quad> & {
+                if (!printedOutlines) {
+                    printedOutlines.emplace();
+                    for (size_t k = 0; k < judgedSoFar; ++k)
+                        if (linesOf(judged[k]) >= 0.3) printedOutlines->push_back(judged[k].candidate.quad);
+                }
+                return *printedOutlines;
+            };
             std::vector<Candidate> documents{judged.empty() ? Candidate{} : judged[main].candidate};
             if (judged.empty()) documents.clear();
             for (size_t k = 0; k < judged.size(); ++k) {
@@ -2402,23 +2421,23 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // page is 0; it is printed on (clear lines, 0.3) and meets a document already taken along a whole
                 // side, its gutter. Seed 510000 spread-16, a hard-cover book on gingham.)
                 const auto pageBesideTaken = [&] {
-                    return j.lines >= 0.3 && std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                    return linesOf(j) >= 0.3 && std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
                         return joinedAlongSharedSide(d.quad, j.candidate.quad, 2 * seam).has_value();
                     });
                 };
                 if (!j.plausible || (j.roughness > std::max(3.0, 1.5 * judged[main].roughness) && !pageBesideTaken())) continue;
-                if (j.lines < 0.3 && repeats(j.candidate, candidates, printed)) continue;
+                if (linesOf(j) < 0.3 && repeats(j.candidate, candidates, printed())) continue;
                 // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
                 // shadow over one side).
                 const double step = lightnessStep(lab, j.candidate.quad);
-                const bool printedPaper = j.lines >= 0.3 && step >= 80;
+                const bool printedPaper = linesOf(j) >= 0.3 && step >= 80;
                 // Smooth, marked stock clearly lighter than the surface (by at least 40 levels on average, to which a
                 // shadow across it or a mid-grey desk can cut the step) is paper even where its print is too faint or too
                 // small to show as lines (a faded receipt under a thumb, a card with a shadow across it). Far lighter
                 // (80 levels, as `printedPaper`), a few lines of print (0.1) are enough in place of the marks: a card
                 // on a black desk under a thumb that hides a third of it, its print smeared by a shaken camera
                 // (seed 135000 multi-02, marks 2.9%, lines 0.13).
-                const bool palePaper = step >= 40 && j.roughness <= 3 && (j.marks >= 0.03 || (step >= 80 && j.lines >= 0.1));
+                const bool palePaper = step >= 40 && j.roughness <= 3 && (j.marks >= 0.03 || (step >= 80 && linesOf(j) >= 0.1));
                 // A thumb or a pen over an edge hides it without making the region any less of a document.
                 double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
                 // Paper that barely steps from the desk (a pale desk), smooth, with a card's share of marks, and outlined
@@ -2432,16 +2451,16 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // than the desk round it (by 5 levels: a patch of wood, whose grain makes lines, or a shadow on it is
                 // not), in an outline that a camera sees a rectangle as (its corners within 5 degrees of square,
                 // ``rectangleCornerAngle``): a pale card on a pale desk, lighter by a few levels only along its edges.
-                const bool printedCard = j.lines >= 0.4 && j.roughness <= 2 && step >= 5 &&
+                const bool printedCard = linesOf(j) >= 0.4 && j.roughness <= 2 && step >= 5 &&
                                          rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
                 // Smooth stock far darker than the surface round it (by 40 levels on average), with light print on it
                 // (marks over 5% and some lines, where a shadow holds next to none), is a dark card even where a thumb
                 // over it leaves too little of its print to show as clear lines.
-                const bool darkCard = step <= -40 && j.roughness <= 3 && j.marks >= 0.05 && j.lines >= 0.1;
+                const bool darkCard = step <= -40 && j.roughness <= 3 && j.marks >= 0.05 && linesOf(j) >= 0.1;
                 const double outlineNeeded = printedPaper ? 0.55 : printedCard ? 0.6 : squarePalePaper ? 0.65 : 0.75;
                 const auto outlinedEnough = [&] {
                     return outlined >= outlineNeeded &&
-                           (outlined >= 0.9 || j.lines >= 0.2 || palePaper || faintlySteppingCard || darkCard);
+                           (outlined >= 0.9 || linesOf(j) >= 0.2 || palePaper || faintlySteppingCard || darkCard);
                 };
                 // A frame's outline that falls short may be a few pixels off along a side whose edge something over it
                 // pulled away (a thumb across a card's end, which also weakened the outline so that it was kept as a
@@ -2479,11 +2498,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     const auto colours = stripColours(views, grown(j.candidate.quad, 6), j.candidate.quad);
                     return colours && chromaDistance(colours->inside, colours->strip) > otherChroma;
                 };
-                if ((j.lines < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9) && !blankCard())
+                if ((linesOf(j) < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9) && !blankCard())
                     continue;
                 // Nor is a speck a fiftieth of the main document's size without clear print, or darker than the surface
                 // round it, whatever lines its mottling makes (grains of granite, a cluster of dark ones beside a card).
-                if (j.candidate.area < 0.02 * judged[main].candidate.area && (j.lines < 0.2 || step < 0)) continue;
+                if (j.candidate.area < 0.02 * judged[main].candidate.area && (linesOf(j) < 0.2 || step < 0)) continue;
                 // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
                 // both be outlines) is part of it, not another document.
                 const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
@@ -2519,7 +2538,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     if (std::any_of(documents.begin(), documents.end(), overlaps) ||
                         std::any_of(chosen.begin(), chosen.end(), overlaps) || smallestAngle(c.quad) < 70)
                         continue;
-                    if (held(c.quad).roughness > 1 || held(c.quad).lines < 0.4) continue;
+                    if (held(c.quad).roughness > 1 || linesIn(c.quad) < 0.4) continue;
                     documents.push_back(c);
                 }
             }
