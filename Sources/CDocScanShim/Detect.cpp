@@ -815,9 +815,10 @@ double rimTexture(const cv::Mat &texture, const Quad &quad) {
         int from, to, holeFrom, holeTo;
         if (!eroded(y, 2, from, to)) continue;
         if (!eroded(y, 7, holeFrom, holeTo)) holeFrom = to + 1, holeTo = to;
+        // The band's two pieces of the row, either side of the hole (or the whole run where there is none).
         const uint16_t *t = texture.ptr<uint16_t>(y + area.y);
-        for (int x = from; x <= to; ++x)
-            if (x < holeFrom || x > holeTo) values.push_back(t[x]);
+        values.insert(values.end(), t + from, t + std::min(to, holeFrom - 1) + 1);
+        if (holeTo < to) values.insert(values.end(), t + std::max(from, holeTo + 1), t + to + 1);
     }
     return values.size() < 50 ? 0 : valueOfRank(values, values.size() / 2);
 }
