@@ -674,8 +674,26 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             for (int i = 0; i < x; ++i)  // x is at most reach
                 if (brightness[i + 1] - brightness[i] >= 8) step = i;
             if (step < 0) return x < reach ? x : -1;
-            int edge = step + 1;
-            while (edge < reach && brightness[edge + 1] - brightness[edge] >= 4) ++edge;  // the rest of the step's blur
+            // Where a step (8 levels from one column to the next) and the rest of its blur end.
+            const auto stepEnd = [&](int at) {
+                int end = at + 1;
+                while (end < reach && brightness[end + 1] - brightness[end] >= 4) ++end;
+                return end;
+            };
+            const int edge = stepEnd(step);
+            // Unless the last rise is a shadow's edge across the page's end (a hand's, seed 147000 spread-06): an
+            // earlier rise leads to paper in shade, level (within 12 levels) for a quarter of the reach or more and
+            // at least six tenths as light as the paper, where the page's own edge is. (On the corpus and six fresh
+            // sets, every other stretch between two rises was 7 columns wide or less, or far from level: a page
+            // block, a cover's rim, or the cover and the desk beyond it.)
+            for (int i = 0; i < step; ++i) {
+                if (brightness[i + 1] - brightness[i] < 8) continue;
+                const int shaded = stepEnd(i);
+                if (step - shaded < std::max(3, reach / 4)) break;
+                // (Up to the shadow's soft edge, which starts to rise a few columns before its step.)
+                const auto [low, high] = std::minmax_element(brightness.begin() + shaded, brightness.begin() + step - 2);
+                if (*high - *low <= 12 && *low >= 0.6 * paper) return shaded;
+            }
             if (x < reach) return std::min(edge, x);
             // A page shaded all along this side (the far page of a spread, darker than the near one) never comes
             // within 20 levels of the paper measured further in; the sharp rise still marks its edge when the shade

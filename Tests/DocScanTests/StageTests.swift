@@ -465,6 +465,21 @@ struct TextLayoutTests {
         #expect(abs(insets.left - Double(Self.bookBorder)) <= 2, "left inset \(insets.left)")
     }
 
+    @Test("A hand's shadow across the end of a page is not taken for the book's border")
+    func borderTrimmedBeforeShadowAcrossPage() throws {
+        // Seed 147000 spread-06: a hand's shadow lies across the end of the upper page, level for 40-odd columns of
+        // the working copy and 55 levels under the lit paper, its edge a sharp rise; the page was cut at the shadow's
+        // edge, 80 px short (IoU 0.897). Here the left 48 px of paper lie in such a shade (175 against 230), its edge
+        // rising over 6 px.
+        let border = Self.bookBorder
+        let book = try Self.rectifiedBook { x in
+            x < border + 48 ? 175 : x < border + 54 ? 175 + 55 * Double(x - border - 48) / 6 : 230
+        }
+        let insets = try #require(try BorderTrimmer().border(of: book))
+        #expect(abs(insets.left - Double(border)) <= 2, "left inset \(insets.left)")
+        #expect(abs(insets.right - Double(border)) <= 2, "right inset \(insets.right)")
+    }
+
     @Test("A spread whose hard cover shows along two sides only is cut to its pages")
     func spreadInsideCoverSeenOnTwoSides() throws {
         // Seed 65000 spread-07 (2.8 MP): a hard-cover book tilted 32 degrees on granite. Its cover shows along the
