@@ -893,13 +893,8 @@ constexpr int plainSurface = 16 * 2;
 /// A quantile of a 16-bit map (``fineDetail`` or ``fineTexture``) over the ring between two nested outlines, away from
 /// both; nothing when the ring is too thin to judge.
 std::optional<double> ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner, double quantile) {
-    // The masks cover only the two outlines' bounding box and the margin's reach past it (a fifth of the time).
-    std::vector<cv::Point> corners;
-    for (const Quad *quad : {&outer, &inner})
-        for (const auto &p : *quad) corners.emplace_back(cvRound(p.x), cvRound(p.y));
-    cv::Rect box = cv::boundingRect(corners);
-    box = cv::Rect(box.x - 4, box.y - 4, box.width + 8, box.height + 8);
-    const cv::Rect area = box & cv::Rect(0, 0, detail.cols, detail.rows);
+    // The masks cover only the two outlines' reach (a fifth of the time).
+    const cv::Rect area = reachOf({&outer, &inner}, 4, detail.size());
     if (area.empty()) return std::nullopt;
     cv::Mat ring = filledMask(area.size(), outer, area.tl()), hole = filledMask(area.size(), inner, area.tl());
     // Away from both outlines: their edges are detail of their own.
@@ -2119,18 +2114,12 @@ double surfaceRoughness(const cv::Mat &region) {
     laplacian = cv::abs(laplacian);
     const int margin = std::min(region.cols, region.rows) / 10;
     const cv::Mat inner = laplacian(cv::Rect(margin, margin, region.cols - 2 * margin, region.rows - 2 * margin));
-    // The lower quartile: print may cover half of a dense page, but paper shows between it. Counted: the values are
-    // whole numbers from 0 to 32767.
-    std::vector<uint32_t> counts(32768, 0);
-    for (int y = 0; y < inner.rows; ++y) {
-        const short *row = inner.ptr<short>(y);
-        for (int x = 0; x < inner.cols; ++x) ++counts[row[x]];
-    }
-    const size_t rank = inner.total() / 4;
-    size_t seen = 0;
-    for (int value = 0; value < 32768; ++value)
-        if ((seen += counts[value]) > rank) return value;
-    return 32767;
+    // The lower quartile: print may cover half of a dense page, but paper shows between it. (The magnitudes are 0 to
+    // 32767, so they are ranked as 16-bit values.)
+    std::vector<uint16_t> values;
+    values.reserve(inner.total());
+    for (int y = 0; y < inner.rows; ++y) values.insert(values.end(), inner.ptr<short>(y), inner.ptr<short>(y) + inner.cols);
+    return valueOfRank(values, values.size() / 4);
 }
 
 /// The share of a region's pixels (its margin left out) that stand out from its prevailing tone by a clear step of
