@@ -9,14 +9,15 @@
 // rim dropped. A quadrilateral that no camera could see a rectangle as (a piece cut off by a slanting shadow's edge)
 // scores low. The best non-overlapping ones win, preferring an outline over the parts inside it (unless what it adds is
 // the desk, lit or in shade, or reaches across bare desk to borrow the edge of another document) and passing over
-// shadows (darker than their surroundings, with no print); outlines around rough surface (carpet, granite), cells of a
-// repeating pattern, and weakly outlined regions without lines of print are dropped, where a stretch of outline hidden
-// under a thumb counts as outlined; an outline just short of the bar beside the documents found (a pale card on a pale
-// desk) is kept when it holds clear lines of print on smooth stock. Pieces of one document are put back together, and
-// specks of the surface cut off by the frame dropped. An outline chosen and then dropped (a shadow that reaches over a
-// page's print) no longer keeps out the outlines it overlaps: the choice is made again without it, and kept when it
-// covers more without taking in desk. Finally each side is moved onto the strongest edge at full resolution and
-// re-fitted with RANSAC, which gives sub-pixel corners even where part of a side is hidden.
+// shadows (darker than their surroundings, with no print, or with a document lying in them); outlines around rough
+// surface (carpet, granite), cells of a repeating pattern, and weakly outlined regions without lines of print are
+// dropped, where a stretch of outline hidden under a thumb counts as outlined; an outline just short of the bar beside
+// the documents found (a pale card on a pale desk) is kept when it holds clear lines of print on smooth stock. Pieces
+// of one document are put back together, and specks of the surface cut off by the frame dropped. An outline chosen and
+// then dropped (a shadow that reaches over a page's print) no longer keeps out the outlines it overlaps: the choice is
+// made again without it, and kept when it covers more without taking in desk. Finally each side is moved onto the
+// strongest edge at full resolution and re-fitted with RANSAC, which gives sub-pixel corners even where part of a side
+// is hidden.
 #include "Support.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -592,6 +593,12 @@ double lightnessStepQuantile(const cv::Mat &lab, const Quad &quad, double quanti
         steps.push_back(inside[0] - outside[0]);
     });
     return steps.empty() ? 0 : quantileOf(steps, quantile);
+}
+
+/// Whether the quad's inside is darker than what surrounds it all round, as a shadow is: on average by 20 levels, or
+/// along nine tenths of its outline by 5 (little where it falls on a dark desk, much where it falls across a page).
+bool isDarkerAllRound(const cv::Mat &lab, const Quad &quad) {
+    return lightnessStep(lab, quad) <= -20 || lightnessStepQuantile(lab, quad, 0.9) <= -5;
 }
 
 struct Candidate {
@@ -1324,7 +1331,22 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
     std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) {
         return a.score != b.score ? a.score > b.score : a.area > b.area;
     });
-    std::vector<Candidate> chosen;
+    // A shadow on the desk with a document lying in it (a phone's hard shadow on a pale desk, a card inside it) is
+    // outlined as crisply as the document, and being larger it comes first; were it kept, the document could not
+    // replace it (it holds the card's print, so `isShadow` does not call it a shadow). It is passed over when an
+    // outline inside it, supported nearly as well and a tenth of its size or more, is the paper that the strip
+    // between them is a shadow round (``isShadowAround``), and it is darker than the desk all round it (a shadow
+    // across part of a page leaves the page lighter than the desk along most of its outline).
+    const auto isShadowRoundDocument = [&](const Candidate &outer) {
+        if (!isDarkerAllRound(views.lab, outer.quad)) return false;
+        return std::any_of(candidates.begin(), candidates.end(), [&](const Candidate &inner) {
+            return inner.area < 0.8 * outer.area && inner.area >= 0.1 * outer.area &&
+                   inner.score >= std::max(minScore, outer.score - 0.05) &&
+                   overlapArea(outer.quad, inner.quad) >= 0.9 * inner.area &&
+                   isShadowAround(views, detail, outer.quad, inner.quad);
+        });
+    };
+    std::vector<Candidate> chosen, shadowsRoundDocuments;
     for (const auto &candidate : candidates) {
         if (candidate.score < minScore) break;
         bool keep = true;
@@ -1480,7 +1502,16 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             const auto clearerSeenPast = [&] {
                 return seenPastOfCandidate() >= 0.9 && seenPastOfCandidate() >= seenPastOfChosen() + 0.15;
             };
+            // Nor when it adds to the chosen one only part of a shadow round it that was passed over (its side
+            // runs along the shadow's edge on one side of a card and along the card's own on the other).
+            const auto addsPartOfShadow = [&] {
+                return std::any_of(shadowsRoundDocuments.begin(), shadowsRoundDocuments.end(), [&](const Candidate &s) {
+                    return overlapArea(s.quad, candidate.quad) >= 0.9 * candidate.area &&
+                           overlapArea(s.quad, chosen[i].quad) >= 0.9 * chosen[i].area;
+                });
+            };
             if (containsChosen && (framesIt || candidate.score >= rivalScore - tolerance || clearerSeenPast()) &&
+                !addsPartOfShadow() &&
                 !addsSurface(candidate.quad, chosen[i].quad) && !holdsAnotherApart() &&
                 !reachesOntoDesk(candidate, chosen[i]) &&
                 !isShadowAround(views, detail, candidate.quad, chosen[i].quad) && !weakerSeenPast() &&
@@ -1531,6 +1562,10 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             continue;
         }
         if (isShadow(candidate)) continue;
+        if (isShadowRoundDocument(candidate)) {
+            shadowsRoundDocuments.push_back(candidate);
+            continue;
+        }
         Candidate replacing = candidate;
         for (auto it = swallowed.rbegin(); it != swallowed.rend(); ++it) {
             replacing.replaced.push_back(std::move(chosen[*it]));
@@ -2279,12 +2314,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // weak lines (under 0.15) and few marks (under 5%): a shadow across the corner of a form, which takes in a rule
         // and a few words of it. (Cards dark enough to pass for shadows carry more marks: at least 5% on the generated
         // sets, with lines of 0.11 or more.) Smaller dark regions are the cells and specks of a surface, which the
-        // judging below deals with. A shadow is darker than what surrounds it all round (on average by 20 levels, or
-        // along nine tenths of its outline by 5 levels: little where it falls on a dark desk, much where it falls
-        // across a page).
+        // judging below deals with. A shadow is darker than what surrounds it all round (``isDarkerAllRound``).
         const auto isShadow = [&](const Candidate &c) {
             if (c.area < 0.04 * lab.total()) return false;
-            if (lightnessStep(lab, c.quad) > -20 && lightnessStepQuantile(lab, c.quad, 0.9) > -5) return false;
+            if (!isDarkerAllRound(lab, c.quad)) return false;
             const double marks = held(c.quad).marks;
             if (marks < 0.012) return true;
             const double lines = linesIn(c.quad);
@@ -2447,10 +2480,19 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // (marks over 5% and some lines, where a shadow holds next to none), is a dark card even where a thumb
                 // over it leaves too little of its print to show as clear lines.
                 const bool darkCard = step <= -40 && j.roughness <= 3 && j.marks >= 0.05 && linesOf(j) >= 0.1;
-                const double outlineNeeded = printedPaper ? 0.55 : printedCard ? 0.6 : squarePalePaper ? 0.65 : 0.75;
+                // So does marked smooth stock a little lighter than the desk (3 levels), with some lines of print
+                // (0.1) and a rectangle's corners as a camera sees them (85 degrees): a card with a large logo on a
+                // pale desk, whose own outline fades along the sides the light falls on and which a hand's shadow
+                // crosses (seed 155000 multi-08: two cards outlined 0.65 and 0.76, marks 0.56 and 0.80, lines 0.14
+                // and 0.16, the logo's block taking the share of marks past ``faintlySteppingCard``'s bar). A
+                // patch of desk has no marks, a shadow is darker than the desk, and a cell of a cloth is rough.
+                const bool markedCard = step >= 3 && j.roughness <= 2 && j.marks >= 0.05 && linesOf(j) >= 0.1 &&
+                                        rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
+                const double outlineNeeded =
+                    printedPaper ? 0.55 : printedCard ? 0.6 : (squarePalePaper || markedCard) ? 0.65 : 0.75;
                 const auto outlinedEnough = [&] {
-                    return outlined >= outlineNeeded &&
-                           (outlined >= 0.9 || linesOf(j) >= 0.2 || palePaper || faintlySteppingCard || darkCard);
+                    return outlined >= outlineNeeded && (outlined >= 0.9 || linesOf(j) >= 0.2 || palePaper ||
+                                                         faintlySteppingCard || darkCard || markedCard);
                 };
                 // A frame's outline that falls short may be a few pixels off along a side whose edge something over it
                 // pulled away (a thumb across a card's end, which also weakened the outline so that it was kept as a
