@@ -782,50 +782,98 @@ cv::Rect reachOf(std::initializer_list<const Quad *> quads, int margin, cv::Size
     return cv::Rect(x0, y0, x1 - x0, y1 - y0) & cv::Rect(0, 0, size.width, size.height);
 }
 
+/// A run of columns in one row, both ends included; empty when `from` > `to`.
+struct Run {
+    int from = 1, to = 0;
+    bool empty() const { return from > to; }
+};
+
+/// Calls `visit(from, to)` with the pieces of `run` that none of `holes` covers, left to right.
+template <typename Visit>
+void forEachPieceOutside(Run run, std::initializer_list<Run> holes, Visit visit) {
+    std::array<Run, 2> sorted{};
+    size_t count = 0;
+    for (const Run &hole : holes)
+        if (!hole.empty() && count < sorted.size()) sorted[count++] = hole;
+    if (count == 2 && sorted[1].from < sorted[0].from) std::swap(sorted[0], sorted[1]);
+    int next = run.from;
+    for (size_t k = 0; k < count && next <= run.to; ++k) {
+        if (sorted[k].to < next) continue;
+        if (sorted[k].from > next) visit(next, std::min(run.to, sorted[k].from - 1));
+        next = std::max(next, sorted[k].to + 1);
+    }
+    if (next <= run.to) visit(next, run.to);
+}
+
+/// The mask of a convex quad (``filledMask``) over a part of an image, as the one run of pixels it sets in each row,
+/// and what eroding or dilating that mask by a square gives in each row, worked out from the runs (with the edges of
+/// the part as `cv::erode` and `cv::dilate` have them: set when eroding, unset when dilating) without making images.
+/// Outlines are measured against each other hundreds of times per photo; eroding and dilating whole masks took most
+/// of that time.
+class QuadRuns {
+  public:
+    /// The runs of `quad` over `area`, a part of an image. (Where the quad reaches past the image's edge, OpenCV's
+    /// filling may leave a gap of a pixel or two in a row; the run spans it, as the quad does.)
+    QuadRuns(const Quad &quad, const cv::Rect &area) : area(area), runs(area.height) {
+        const cv::Mat mask = filledMask(area.size(), quad, area.tl());
+        for (int y = 0; y < area.height; ++y) {
+            const uchar *row = mask.ptr<uchar>(y);
+            const auto *start = static_cast<const uchar *>(std::memchr(row, 255, area.width));
+            if (!start) continue;
+            int last = area.width - 1;
+            while (row[last] == 0) --last;
+            runs[y] = {area.x + static_cast<int>(start - row), area.x + last};
+        }
+    }
+
+    /// The columns (of the image) that the mask sets in row `y` (of the image).
+    Run at(int y) const { return y < area.y || y >= area.y + area.height ? Run{} : runs[y - area.y]; }
+
+    /// The columns that eroding the mask by a square `reach` pixels out from its centre keeps in row `y`.
+    Run eroded(int y, int reach) const {
+        int left = area.x, right = area.x + area.width - 1;
+        for (int other = y - reach; other <= y + reach; ++other) {
+            if (other < area.y || other >= area.y + area.height) continue;  // beyond the part's edge: set
+            const Run run = runs[other - area.y];
+            if (run.empty()) return {};
+            left = std::max(left, run.from), right = std::min(right, run.to);
+        }
+        const int from = left == area.x ? left : left + reach, to = right == area.x + area.width - 1 ? right : right - reach;
+        return {from, to};
+    }
+
+    /// The columns that dilating the mask by a square `reach` pixels out from its centre sets in row `y`, within the
+    /// part. (The runs of a convex quad's rows within a few rows of each other overlap or nearly touch, so the
+    /// dilated runs join into one.)
+    Run dilated(int y, int reach) const {
+        int left = INT_MAX, right = INT_MIN;
+        for (int other = std::max(y - reach, area.y); other <= std::min(y + reach, area.y + area.height - 1); ++other) {
+            const Run run = runs[other - area.y];
+            if (!run.empty()) left = std::min(left, run.from), right = std::max(right, run.to);
+        }
+        if (left > right) return {};
+        return {std::max(area.x, left - reach), std::min(area.x + area.width - 1, right + reach)};
+    }
+
+  private:
+    cv::Rect area;
+    std::vector<Run> runs;  // one per row of `area`
+};
+
 /// The fine texture along the inside of a quad's outline (the median of a band 2 to 7 working pixels in): the margin of
 /// a document is paper, while an outline traced through a cloth along the edges of its checks has cloth inside it.
 ///
 /// The band is what eroding the quad's mask by 5 x 5 pixels keeps and eroding it by 15 x 15 does not, the photo's edge
-/// counting as inside (as `cv::erode` has it). The mask of a convex quad is one run of pixels per row, so both
-/// erosions are worked out from the runs, row by row, without eroding whole images: this runs on every outline
-/// proposed on woven cloth, hundreds of them.
+/// counting as inside (as `cv::erode` has it). This runs on every outline proposed on woven cloth, hundreds of them.
 double rimTexture(const cv::Mat &texture, const Quad &quad) {
     const cv::Rect area = reachOf({&quad}, 8, texture.size());
     if (area.empty()) return 0;
-    const cv::Mat mask = filledMask(area.size(), quad, area.tl());
-    // Each row's run, in the photo's columns; `first` > `last` for a row the quad does not reach.
-    std::vector<int> first(area.height, 1), last(area.height, 0);
-    for (int y = 0; y < area.height; ++y) {
-        const uchar *row = mask.ptr<uchar>(y);
-        const auto *start = static_cast<const uchar *>(std::memchr(row, 255, area.width));
-        if (!start) continue;
-        const auto *end = static_cast<const uchar *>(std::memchr(start, 0, row + area.width - start));
-        first[y] = area.x + static_cast<int>(start - row);
-        last[y] = area.x + static_cast<int>((end ? end : row + area.width) - row) - 1;
-    }
-    // The columns that eroding by a square `reach` pixels out from its centre keeps in row `y` (of `area`).
-    const auto eroded = [&](int y, int reach, int &from, int &to) {
-        int left = 0, right = texture.cols - 1;
-        for (int other = y - reach; other <= y + reach; ++other) {
-            const int photoRow = other + area.y;
-            if (photoRow < 0 || photoRow >= texture.rows) continue;  // beyond the photo's edge: inside
-            // Within the photo but beyond `area`: further from the quad than any reach.
-            if (other < 0 || other >= area.height || first[other] > last[other]) return false;
-            left = std::max(left, first[other]), right = std::min(right, last[other]);
-        }
-        from = left == 0 ? 0 : left + reach;
-        to = right == texture.cols - 1 ? right : right - reach;
-        return from <= to;
-    };
+    const QuadRuns runs(quad, area);
     std::vector<uint16_t> values;
-    for (int y = 0; y < area.height; ++y) {
-        int from, to, holeFrom, holeTo;
-        if (!eroded(y, 2, from, to)) continue;
-        if (!eroded(y, 7, holeFrom, holeTo)) holeFrom = to + 1, holeTo = to;
-        // The band's two pieces of the row, either side of the hole (or the whole run where there is none).
-        const uint16_t *t = texture.ptr<uint16_t>(y + area.y);
-        values.insert(values.end(), t + from, t + std::min(to, holeFrom - 1) + 1);
-        if (holeTo < to) values.insert(values.end(), t + std::max(from, holeTo + 1), t + to + 1);
+    for (int y = area.y; y < area.y + area.height; ++y) {
+        const uint16_t *t = texture.ptr<uint16_t>(y);
+        forEachPieceOutside(runs.eroded(y, 2), {runs.eroded(y, 7)},
+                            [&](int from, int to) { values.insert(values.end(), t + from, t + to + 1); });
     }
     return values.size() < 50 ? 0 : valueOfRank(values, values.size() / 2);
 }
@@ -900,21 +948,15 @@ constexpr int plainSurface = 16 * 2;
 /// A quantile of a 16-bit map (``fineDetail`` or ``fineTexture``) over the ring between two nested outlines, away from
 /// both; nothing when the ring is too thin to judge.
 std::optional<double> ringQuantile(const cv::Mat &detail, const Quad &outer, const Quad &inner, double quantile) {
-    // The masks cover only the two outlines' reach (a fifth of the time).
     const cv::Rect area = reachOf({&outer, &inner}, 4, detail.size());
     if (area.empty()) return std::nullopt;
-    cv::Mat ring = filledMask(area.size(), outer, area.tl()), hole = filledMask(area.size(), inner, area.tl());
-    // Away from both outlines: their edges are detail of their own.
-    const cv::Mat margin = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(7, 7));
-    cv::erode(ring, ring, margin);
-    cv::dilate(hole, hole, margin);
-    ring.setTo(0, hole);
+    // Away from both outlines (3 pixels, a 7 x 7 square): their edges are detail of their own.
+    const QuadRuns ring(outer, area), hole(inner, area);
     std::vector<uint16_t> values;
-    for (int y = 0; y < ring.rows; ++y) {
-        const uchar *m = ring.ptr<uchar>(y);
-        const uint16_t *d = detail.ptr<uint16_t>(y + area.y) + area.x;
-        for (int x = 0; x < ring.cols; ++x)
-            if (m[x]) values.push_back(d[x]);
+    for (int y = area.y; y < area.y + area.height; ++y) {
+        const uint16_t *d = detail.ptr<uint16_t>(y);
+        forEachPieceOutside(ring.eroded(y, 3), {hole.dilated(y, 3)},
+                            [&](int from, int to) { values.insert(values.end(), d + from, d + to + 1); });
     }
     if (values.size() < 200) return std::nullopt;
     return valueOfRank(values, static_cast<size_t>(quantile * static_cast<double>(values.size() - 1)));
@@ -957,33 +999,25 @@ struct StripColours {
     }
 };
 
-/// The pixels of `lab` (8-bit Lab values, as ``Views/lab`` holds) under `mask` (of the same size): the sum of their
-/// colours, and how many there are of each lightness.
+/// Pixels of ``Views/lab`` (8-bit Lab values), added run by run: the sum of their colours, and how many there are of
+/// each lightness.
 struct RegionPixels {
     cv::Vec3d sum = {0, 0, 0};
     std::array<uint32_t, 256> lightness{};
     size_t count = 0;
 
-    /// Visits each pixel of `lab` under `mask` (of the same size), row by row, with its colour, first adding it.
+    /// Adds the pixels of `row` (of 8-bit Lab values) from column `from` to `to` (included), then calls `visit` with
+    /// the colour of each.
     template <typename Visit>
-    void gather(const cv::Mat &lab, const cv::Mat &mask, Visit visit) {
-        for (int y = 0; y < mask.rows; ++y) {
-            const uchar *m = mask.ptr<uchar>(y);
-            // Masks of outlines' bands and insides leave most of a row out: skipped to the first pixel in.
-            const auto *in = static_cast<const uchar *>(std::memchr(m, 255, mask.cols));
-            if (!in) continue;
-            const cv::Vec3f *p = lab.ptr<cv::Vec3f>(y);
-            for (int x = static_cast<int>(in - m); x < mask.cols; ++x) {
-                if (!m[x]) continue;
-                sum += cv::Vec3d(p[x]);
-                ++lightness[std::clamp(static_cast<int>(p[x][0]), 0, 255)];
-                ++count;
-                visit(p[x]);
-            }
+    void add(const cv::Vec3f *row, int from, int to, Visit visit) {
+        for (int x = from; x <= to; ++x) {
+            sum += cv::Vec3d(row[x]);
+            ++lightness[std::clamp(static_cast<int>(row[x][0]), 0, 255)];
+            ++count;
+            visit(row[x]);
         }
     }
-    RegionPixels() = default;
-    RegionPixels(const cv::Mat &lab, const cv::Mat &mask) { gather(lab, mask, [](const cv::Vec3f &) {}); }
+    void add(const cv::Vec3f *row, int from, int to) { add(row, from, to, [](const cv::Vec3f &) {}); }
     cv::Scalar mean() const { return count ? cv::Scalar(sum[0], sum[1], sum[2]) / static_cast<double>(count) : cv::Scalar(); }
     /// The lightness that a share `quantile` of the pixels stay below (as ``quantileOf`` picks it); 0 when there are none.
     double lightnessQuantile(double quantile) const {
@@ -997,30 +1031,35 @@ struct RegionPixels {
     RegionColour colour(double quantile) const { return {mean(), lightnessQuantile(quantile), count}; }
 };
 
-/// How far ``stripColours`` keeps its regions from the outlines, as the square to erode or dilate by: 2 working pixels.
-cv::Mat clearOfOutline() { return cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)); }
+/// How far ``stripColours`` keeps its regions from the outlines, as the reach of the square to erode or dilate by: 2
+/// working pixels.
+constexpr int clearOfOutline = 2;
 
 const RegionColour &Views::colourInside(const Quad &quad) const {
     if (const auto known = insides.find(cornersOf(quad)); known != insides.end()) return known->second;
     const cv::Rect area = reachOf({&quad}, 3, lab.size());
-    cv::Mat inside;
-    if (!area.empty()) cv::erode(filledMask(area.size(), quad, area.tl()), inside, clearOfOutline());
-    const RegionColour colour = area.empty() ? RegionColour{} : RegionPixels(lab(area), inside).colour(0.75);
-    return insides.emplace(cornersOf(quad), colour).first->second;
+    RegionPixels inside;
+    if (!area.empty()) {
+        const QuadRuns runs(quad, area);
+        for (int y = area.y; y < area.y + area.height; ++y)
+            if (const Run run = runs.eroded(y, clearOfOutline); !run.empty()) inside.add(lab.ptr<cv::Vec3f>(y), run.from, run.to);
+    }
+    return insides.emplace(cornersOf(quad), inside.colour(0.75)).first->second;
 }
 
 const RegionColour &Views::colourJustOutside(const Quad &quad) const {
     if (const auto known = bands.find(cornersOf(quad)); known != bands.end()) return known->second;
     const Quad beyond = grown(quad, 8);
     const cv::Rect area = reachOf({&beyond}, 3, lab.size());
-    cv::Mat band, hole;
+    RegionPixels band;
     if (!area.empty()) {
-        band = filledMask(area.size(), beyond, area.tl());
-        cv::dilate(filledMask(area.size(), quad, area.tl()), hole, clearOfOutline());
-        band.setTo(0, hole);
+        const QuadRuns outer(beyond, area), hole(quad, area);
+        for (int y = area.y; y < area.y + area.height; ++y) {
+            const cv::Vec3f *row = lab.ptr<cv::Vec3f>(y);
+            forEachPieceOutside(outer.at(y), {hole.dilated(y, clearOfOutline)}, [&](int from, int to) { band.add(row, from, to); });
+        }
     }
-    const RegionColour colour = area.empty() ? RegionColour{} : RegionPixels(lab(area), band).colour(0.5);
-    return bands.emplace(cornersOf(quad), colour).first->second;
+    return bands.emplace(cornersOf(quad), band.colour(0.5)).first->second;
 }
 
 /// The ``StripColours`` of the strip inside `larger` but outside `smaller` (and outside `besideSmaller`, another
@@ -1033,22 +1072,21 @@ std::optional<StripColours> stripColours(const Views &views, const Quad &larger,
     // The strip lies inside `larger`: only what lies within its reach matters.
     const cv::Rect area = reachOf({&larger}, 3, views.lab.size());
     if (area.empty()) return std::nullopt;
-    const auto maskOf = [&](const Quad &quad) { return filledMask(area.size(), quad, area.tl()); };
-    cv::Mat strip, hole;
-    cv::erode(maskOf(larger), strip, clearOfOutline());
-    cv::dilate(maskOf(smaller), hole, clearOfOutline());
-    strip.setTo(0, hole);
-    if (besideSmaller) {
-        cv::dilate(maskOf(*besideSmaller), hole, clearOfOutline());
-        strip.setTo(0, hole);
-    }
+    const QuadRuns strip(larger, area), hole(smaller, area);
+    const std::optional<QuadRuns> besideHole = besideSmaller ? std::optional(QuadRuns(*besideSmaller, area)) : std::nullopt;
     // The strip's pixels, and how many have the outside's chroma (within ``otherChroma``, compared squared).
     RegionPixels inStrip;
     int alike = 0;
-    inStrip.gather(views.lab(area), strip, [&](const cv::Vec3f &colour) {
+    const auto count = [&](const cv::Vec3f &colour) {
         const double da = colour[1] - outside.mean[1], db = colour[2] - outside.mean[2];
         alike += da * da + db * db < otherChroma * otherChroma;
-    });
+    };
+    for (int y = area.y; y < area.y + area.height; ++y) {
+        const cv::Vec3f *row = views.lab.ptr<cv::Vec3f>(y);
+        const Run besideRun = besideHole ? besideHole->dilated(y, clearOfOutline) : Run{};
+        forEachPieceOutside(strip.eroded(y, clearOfOutline), {hole.dilated(y, clearOfOutline), besideRun},
+                            [&](int from, int to) { inStrip.add(row, from, to, count); });
+    }
     if (inStrip.count < 50) return std::nullopt;
     return StripColours{inStrip.mean(), inside.mean, outside.mean, inStrip.lightnessQuantile(0.5),
                         outside.lightness, inside.lightness, alike / static_cast<double>(inStrip.count)};
@@ -1697,12 +1735,12 @@ std::vector<EdgeLine> straightEdges(const cv::Mat &edges, size_t limit) {
     return lines;
 }
 
-/// Quadrilaterals bounded by four of the straight edges: robust where an outline is broken (a thumb over a side, a
-/// shadow across it, paper barely lighter than the desk), since any long stretch of each side is enough.
-void addLineQuads(const cv::Mat &edges, double minArea, const Views &views, std::vector<Candidate> &candidates,
-                  size_t lineCount = 14) {
+/// Quadrilaterals bounded by four of the straight edges `lines` (``straightEdges``): robust where an outline is broken
+/// (a thumb over a side, a shadow across it, paper barely lighter than the desk), since any long stretch of each side
+/// is enough.
+void addLineQuads(const std::vector<EdgeLine> &lines, double minArea, const Views &views,
+                  std::vector<Candidate> &candidates) {
     const cv::Mat &lab = views.lab;
-    const auto lines = straightEdges(edges, lineCount);
     const size_t n = lines.size();
     const double marginX = 0.02 * lab.cols, marginY = 0.02 * lab.rows;
     const auto inside = [&](const cv::Point2d &p) {
@@ -1815,9 +1853,19 @@ cv::Mat hairlines(const Views &views) {
     return mask;
 }
 
-/// Proposes outlines from thresholds of each Lab channel, from smooth regions on busy cloth and from closed edge maps,
-/// and from hairlines when `views` has the lightness's curvature (see ``edgeLineAlong``).
-std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, double minAreaFraction, Views &views) {
+/// The edges of the working copy's colour and the straight lines along them, the same in every round of proposals:
+/// worked out in the first (the Hough transform takes 10 to 20 ms on a busy surface) and kept for the round with
+/// hairlines.
+struct ColourEdges {
+    cv::Mat edges;  // Canny edges of the three Lab channels together
+    std::vector<EdgeLine> lines;  // the longest straight lines along them (``straightEdges``)
+};
+
+/// Proposes outlines from thresholds of each Lab channel, from smooth regions on busy cloth and from closed edge maps
+/// (the map and its straight lines worked out once, into `colourEdges`), and from hairlines when `views` has the
+/// lightness's curvature (see ``edgeLineAlong``).
+std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, double minAreaFraction, Views &views,
+                               std::optional<ColourEdges> &colourEdges) {
     cv::Mat smooth;
     cv::medianBlur(smallBGR, smooth, 5);
     cv::Mat lab;
@@ -1847,18 +1895,23 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, d
         cv::morphologyEx(paper, paper, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(9, 9)));
         addOutlines(paper, minArea, views, candidates, cv::RETR_EXTERNAL, 3);
     }
-    cv::Mat edges = cv::Mat::zeros(lab.size(), CV_8U);
-    for (int c = 0; c < 3; ++c) {
-        cv::Mat e;
-        const double low = c == 0 ? 12 : 6;
-        cv::Canny(channels[c], e, low, low * 2.5, 3, true);
-        edges |= e;
+    if (!colourEdges) {
+        colourEdges.emplace();
+        colourEdges->edges = cv::Mat::zeros(lab.size(), CV_8U);
+        for (int c = 0; c < 3; ++c) {
+            cv::Mat e;
+            const double low = c == 0 ? 12 : 6;
+            cv::Canny(channels[c], e, low, low * 2.5, 3, true);
+            colourEdges->edges |= e;
+        }
+        colourEdges->lines = straightEdges(colourEdges->edges, 14);
     }
-    addLineQuads(edges, minArea, views, candidates);
+    addLineQuads(colourEdges->lines, minArea, views, candidates);
     // A white page on a pale desk lit alike shows its edge as a hairline only, which the median filter erased from the
     // edges above: when hairlines are looked for, quads of the longest of them too.
-    if (!views.curvature.empty()) addLineQuads(hairlines(views), minArea, views, candidates, 8);
-    cv::dilate(edges, edges, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    if (!views.curvature.empty()) addLineQuads(straightEdges(hairlines(views), 8), minArea, views, candidates);
+    cv::Mat edges;
+    cv::dilate(colourEdges->edges, edges, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
     addOutlines(edges, minArea, views, candidates, cv::RETR_LIST);
     return candidates;
 }
@@ -2273,8 +2326,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         Surface surface = wovenSurface(fineTexture(fine, small.size()));
         fine.release();
         if (surface.woven) views.texture = surface.texture, views.smoothBelow = surface.threshold;
+        std::optional<ColourEdges> colourEdges;
         const auto proposed = [&] {
-            auto candidates = propose(small, detail, options->min_area_fraction, views);
+            auto candidates = propose(small, detail, options->min_area_fraction, views, colourEdges);
             if (surface.woven) {
                 // An outline round woven surface is a patch of the cloth, however crisp the squares that bound it.
                 candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const Candidate &c) {
