@@ -86,16 +86,17 @@ struct IlluminationTests {
     static func isStroke(_ x: Int, _ y: Int) -> Bool { (y % 40) >= 12 && (y % 40) < 24 && x >= 40 && x < 560 && x % 9 == 1 }
     static func isPaper(_ x: Int, _ y: Int) -> Bool { (y % 40) < 6 || (y % 40) >= 30 }
 
-    @Test("The reading rendering keeps faint print darker than the display rendering does")
-    func readingKeepsFaintInk() throws {
-        // Ink at 85% of the paper's brightness: thin, blurred print seen from afar.
+    @Test("Faint print keeps its contrast for people and for a recognizer, on paper that turns white")
+    func faintInkKeepsContrast() throws {
+        // Ink at 85% of the paper's brightness: thin, blurred print seen from afar (a faded receipt's strokes, 0.85 to
+        // 0.95 of its paper once warped, vanished from the display rendering when it whitened all above 0.9).
         let page = try Self.printedPage(paper: 200, ink: 170)
         let display = try IlluminationCorrector(mode: .gray).correct(page)
         let reading = try IlluminationCorrector.readingImage(of: page)
         let displayStroke = Self.medianValue(display, where: Self.isStroke)
         let readingStroke = Self.medianValue(reading, where: Self.isStroke)
         #expect(Self.medianValue(display, where: Self.isPaper) >= 250 && Self.medianValue(reading, where: Self.isPaper) >= 245)
-        #expect(readingStroke <= 225 && displayStroke - readingStroke >= 15, "strokes \(displayStroke) | \(readingStroke)")
+        #expect(readingStroke <= 225 && displayStroke <= 225, "strokes \(displayStroke) | \(readingStroke)")
     }
 
     @Test("Light print on a dark card stays light for people and turns dark on white for a recognizer")
