@@ -838,8 +838,8 @@ class QuadRuns {
             if (run.empty()) return {};
             left = std::max(left, run.from), right = std::min(right, run.to);
         }
-        const int from = left == area.x ? left : left + reach, to = right == area.x + area.width - 1 ? right : right - reach;
-        return {from, to};
+        const int last = area.x + area.width - 1;
+        return {left == area.x ? left : left + reach, right == last ? right : right - reach};
     }
 
     /// The columns that dilating the mask by a square `reach` pixels out from its centre sets in row `y`, within the
@@ -1042,7 +1042,8 @@ const RegionColour &Views::colourInside(const Quad &quad) const {
     if (!area.empty()) {
         const QuadRuns runs(quad, area);
         for (int y = area.y; y < area.y + area.height; ++y)
-            if (const Run run = runs.eroded(y, clearOfOutline); !run.empty()) inside.add(lab.ptr<cv::Vec3f>(y), run.from, run.to);
+            if (const Run run = runs.eroded(y, clearOfOutline); !run.empty())
+                inside.add(lab.ptr<cv::Vec3f>(y), run.from, run.to);
     }
     return insides.emplace(cornersOf(quad), inside.colour(0.75)).first->second;
 }
@@ -1056,7 +1057,8 @@ const RegionColour &Views::colourJustOutside(const Quad &quad) const {
         const QuadRuns outer(beyond, area), hole(quad, area);
         for (int y = area.y; y < area.y + area.height; ++y) {
             const cv::Vec3f *row = lab.ptr<cv::Vec3f>(y);
-            forEachPieceOutside(outer.at(y), {hole.dilated(y, clearOfOutline)}, [&](int from, int to) { band.add(row, from, to); });
+            forEachPieceOutside(outer.at(y), {hole.dilated(y, clearOfOutline)},
+                                [&](int from, int to) { band.add(row, from, to); });
         }
     }
     return bands.emplace(cornersOf(quad), band.colour(0.5)).first->second;
@@ -1073,7 +1075,8 @@ std::optional<StripColours> stripColours(const Views &views, const Quad &larger,
     const cv::Rect area = reachOf({&larger}, 3, views.lab.size());
     if (area.empty()) return std::nullopt;
     const QuadRuns strip(larger, area), hole(smaller, area);
-    const std::optional<QuadRuns> besideHole = besideSmaller ? std::optional(QuadRuns(*besideSmaller, area)) : std::nullopt;
+    const std::optional<QuadRuns> besideHole =
+        besideSmaller ? std::optional(QuadRuns(*besideSmaller, area)) : std::nullopt;
     // The strip's pixels, and how many have the outside's chroma (within ``otherChroma``, compared squared).
     RegionPixels inStrip;
     int alike = 0;
