@@ -2220,24 +2220,14 @@ double markShare(const cv::Mat &region) {
     const cv::Mat luminance = docscan::gray(region);
     const int margin = std::min(region.cols, region.rows) / 10;
     const cv::Mat inner = luminance(cv::Rect(margin, margin, region.cols - 2 * margin, region.rows - 2 * margin));
-    int histogram[256] = {0};
-    for (int y = 0; y < inner.rows; ++y) {
-        const uchar *row = inner.ptr<uchar>(y);
-        for (int x = 0; x < inner.cols; ++x) ++histogram[row[x]];
-    }
-    const auto percentile = [&](double share) {
-        const double wanted = share * static_cast<double>(inner.total());
-        double seen = 0;
-        for (int v = 0; v < 256; ++v)
-            if ((seen += histogram[v]) >= wanted) return v;
-        return 255;
-    };
+    const docscan::LevelCounts levels(inner);
     constexpr int step = 40;
-    const int paper = percentile(0.9), card = percentile(0.1);  // light stock with dark print, or the reverse
+    // Light stock with dark print, or the reverse.
+    const int paper = levels.valueAtShare(0.9), card = levels.valueAtShare(0.1);
     double darker = 0, lighter = 0;
     for (int v = 0; v < 256; ++v) {
-        if (v < paper - step) darker += histogram[v];
-        if (v > card + step) lighter += histogram[v];
+        if (v < paper - step) darker += static_cast<double>(levels.counts[v]);
+        if (v > card + step) lighter += static_cast<double>(levels.counts[v]);
     }
     return std::max(darker, lighter) / static_cast<double>(std::max<size_t>(1, inner.total()));
 }

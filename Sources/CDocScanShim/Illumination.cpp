@@ -38,33 +38,24 @@ PaperLight paperLight(const cv::Mat &work) {
     cv::GaussianBlur(background, background, cv::Size(0, 0), 1.5);
     cv::Mat flat;
     cv::divide(docscan::gray(small), cv::max(docscan::gray(background), 1), flat, 255.0);
-    long histogram[256] = {0};
-    for (int y = 0; y < flat.rows; ++y)
-        for (int x = 0; x < flat.cols; ++x) ++histogram[flat.at<uchar>(y, x)];
-    const auto valueOfShare = [&](double share) {
-        const double wanted = share * static_cast<double>(flat.total());
-        long seen = 0;
-        for (int v = 0; v < 256; ++v)
-            if ((seen += histogram[v]) >= wanted) return v;
-        return 255;
-    };
+    const docscan::LevelCounts levels(flat);
     PaperLight light;
     // The ink level: the median of the pixels clearly darker than the paper (faint thermal print sits near 0.65,
     // laser print near 0.25 at this scale), or 0 for a page without print.
     constexpr int inkBelow = 204;  // 0.8 of the paper
     long inkPixels = 0;
-    for (int v = 0; v < inkBelow; ++v) inkPixels += histogram[v];
+    for (int v = 0; v < inkBelow; ++v) inkPixels += static_cast<long>(levels.counts[v]);
     if (inkPixels > static_cast<long>(flat.total()) / 1000) {
         long seen = 0;
         int v = 0;
-        while (v < inkBelow && (seen += histogram[v]) < inkPixels / 2) ++v;
+        while (v < inkBelow && (seen += static_cast<long>(levels.counts[v])) < inkPixels / 2) ++v;
         light.inkLevel = v / 255.0;
     }
     // The white point: three times the paper's spread (from its median down to its lower quartile: print covers far
     // less than a quarter of a page) below its median, from 0.9 to 0.97 of the paper. Noise and the closing's
     // leftovers on the paper turn white; print a little darker than the paper does not: a faded receipt's thin
     // strokes, blurred to 0.85-0.95 of the paper, vanished under a fixed 0.9 (seed 157000 multi-08).
-    const int median = valueOfShare(0.5), lowerQuartile = valueOfShare(0.25);
+    const int median = levels.valueAtShare(0.5), lowerQuartile = levels.valueAtShare(0.25);
     light.whitePoint = std::clamp((median - 3.0 * (median - lowerQuartile)) / 255.0, 0.9, 0.97);
     cv::resize(background, light.brightness, work.size(), 0, 0, cv::INTER_LINEAR);
     return light;

@@ -71,3 +71,18 @@ bool docscan::isLightOnDark(const cv::Mat &image) {
     }
     return lighter > 3 * darker && lighter > static_cast<long>(small.total()) / 200;
 }
+
+docscan::LevelCounts::LevelCounts(const cv::Mat &gray) : total(gray.total()) {
+    for (int y = 0; y < gray.rows; ++y) {
+        const uchar *row = gray.ptr<uchar>(y);
+        for (int x = 0; x < gray.cols; ++x) ++counts[row[x]];
+    }
+}
+
+int docscan::LevelCounts::valueAtShare(double share) const {
+    const double wanted = share * static_cast<double>(total);
+    size_t seen = 0;
+    for (int value = 0; value < 256; ++value)
+        if (static_cast<double>(seen += counts[value]) >= wanted) return value;
+    return 255;
+}

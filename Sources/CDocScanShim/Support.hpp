@@ -6,6 +6,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <array>
 #include <new>
 #include <string>
 #include <utility>
@@ -62,5 +63,17 @@ double textLineStrength(const cv::Mat &region);
 /// Whether the print is lighter than its paper (light text on a dark or pale coloured card), judged on a 400-pixel
 /// copy: the pixels that depart from their neighbourhood's median are mostly lighter.
 bool isLightOnDark(const cv::Mat &image);
+
+/// How many pixels of an 8-bit one-channel image hold each value, for its quantiles.
+struct LevelCounts {
+    std::array<size_t, 256> counts{};
+    size_t total = 0;
+
+    /// The counts of `gray`'s pixels.
+    explicit LevelCounts(const cv::Mat &gray);
+
+    /// The smallest value that `share` of the pixels (0...1) are at or below; 255 when none is.
+    int valueAtShare(double share) const;
+};
 
 }  // namespace docscan
