@@ -57,15 +57,34 @@ struct DetectionTests {
         #expect(found.quad.intersectionOverUnion(Self.pageQuad) >= 0.97)
     }
 
+    /// A drawn rectangle, as left, top, right and bottom pixel edges (right and bottom excluded).
+    typealias Rectangle = (left: Int, top: Int, right: Int, bottom: Int)
+
+    /// Whether (`x`, `y`) lies in `rectangle`.
+    static func isInside(_ x: Int, _ y: Int, _ rectangle: Rectangle) -> Bool {
+        x >= rectangle.left && x < rectangle.right && y >= rectangle.top && y < rectangle.bottom
+    }
+
+    /// Whether (`x`, `y`) is print on `paper`: rows of word-like strokes `thickness` pixels tall, one every `pitch`
+    /// pixels, `inset` pixels in from its sides and top and bottom.
+    static func isPrint(
+        _ x: Int, _ y: Int, on paper: Rectangle, inset: (x: Int, y: Int), pitch: Int, thickness: Int
+    ) -> Bool {
+        let block = (left: paper.left + inset.x, top: paper.top + inset.y, right: paper.right - inset.x,
+                     bottom: paper.bottom - inset.y)
+        guard isInside(x, y, block) else { return false }
+        let row = (y - block.top) / pitch
+        return (y - block.top) % pitch < thickness && (x * 7 + row * 13) % 40 < 33
+    }
+
     @Test("A card lying in a phone's hard shadow on a pale desk is found as the card, not as the shadow round it")
     func cardInsideShadow() throws {
         // The shadow's rectangle and the card's are outlined equally crisply; the shadow, larger, came first, and as
         // it holds the card's print it was not called a shadow (seed 149000 multi-08: IoU 0.40 with the card).
-        let card = (left: 380, top: 310, right: 640, bottom: 470)
+        let card: Rectangle = (left: 380, top: 310, right: 640, bottom: 470)
         let photo = try makeImage(width: 1000, height: 800) { x, y in
-            if x >= card.left && x < card.right && y >= card.top && y < card.bottom {
-                let print = x >= card.left + 30 && x < card.right - 30 && y >= card.top + 30 && y < card.bottom - 30
-                    && (y - card.top - 30) % 20 < 7 && (x * 7 + (y - card.top - 30) / 20 * 13) % 40 < 33
+            if Self.isInside(x, y, card) {
+                let print = Self.isPrint(x, y, on: card, inset: (30, 30), pitch: 20, thickness: 7)
                 return print ? [40, 40, 40] : [225, 232, 235]
             }
             let shadowed = x >= 250 && x < 750 && y >= 200 && y < 620
@@ -82,16 +101,15 @@ struct DetectionTests {
         // camera's blur leaves of small type (marks about 6%, lines about 0.27), past the bar for a card outlined
         // that weakly until smooth, marked stock lighter than the desk counted (seed 155000 multi-08: two cards
         // missed that way).
-        let page = (left: 60, top: 80, right: 420, bottom: 720)
-        let card = (left: 560, top: 250, right: 900, bottom: 470)
+        let page: Rectangle = (left: 60, top: 80, right: 420, bottom: 720)
+        let card: Rectangle = (left: 560, top: 250, right: 900, bottom: 470)
         let photo = try makeImage(width: 1000, height: 800) { x, y in
-            if x >= page.left && x < page.right && y >= page.top && y < page.bottom {
-                let print = x >= page.left + 40 && x < page.right - 40 && y >= page.top + 50 && y < page.bottom - 50
-                    && (y - page.top - 50) % 24 < 9 && (x * 7 + (y - page.top - 50) / 24 * 13) % 40 < 33
+            if Self.isInside(x, y, page) {
+                let print = Self.isPrint(x, y, on: page, inset: (40, 50), pitch: 24, thickness: 9)
                 return print ? [40, 40, 40] : [238, 240, 240]
             }
-            if x >= card.left && x < card.right && y >= card.top && y < card.bottom {
-                let printed = x >= card.left + 30 && x < card.right - 30 && y >= card.top + 30 && y < card.bottom - 30
+            if Self.isInside(x, y, card) {
+                let printed = Self.isInside(x, y, (card.left + 30, card.top + 30, card.right - 30, card.bottom - 30))
                 let speck = printed && x % 4 < 3 && y % 4 < 3 && Self.grain(x / 4, y / 4) % 100 < 10
                 return speck ? [60, 60, 60] : [200, 202, 203]
             }
