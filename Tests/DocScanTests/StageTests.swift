@@ -481,6 +481,20 @@ struct TextLayoutTests {
         #expect(abs(insets.right - Double(border)) <= 2, "right inset \(insets.right)")
     }
 
+    @Test("A page whose end lies in shade past the reach is trimmed at the step onto it, though the step overshoots the shade")
+    func borderTrimmedBeforeShadeAfterOvershoot() throws {
+        // Seed 161000 spread-05: below a cover's rim the page lies in a hand's shadow further in than the side's reach,
+        // and the rise onto it (to 185) stands a few levels over the shade that follows (174-179); the shade was not
+        // taken as level, so no border was found on any side and the pages kept their rim and page block (IoU
+        // 0.889, 0.884). Here the first 3 px of the page are at 187, then 176 for 150 px, then the paper at 215.
+        let border = Self.bookBorder
+        let book = try Self.rectifiedBook { x in x < border + 3 ? 187 : x < border + 150 ? 176 : 215 }
+        let insets = try #require(try BorderTrimmer().border(of: book))
+        for (side, inset) in [("left", insets.left), ("top", insets.top), ("right", insets.right), ("bottom", insets.bottom)] {
+            #expect(abs(inset - Double(border)) <= 2, "\(side) inset \(inset)")
+        }
+    }
+
     @Test("A spread whose hard cover shows along two sides only is cut to its pages")
     func spreadInsideCoverSeenOnTwoSides() throws {
         // Seed 65000 spread-07 (2.8 MP): a hard-cover book tilted 32 degrees on granite. Its cover shows along the
