@@ -598,7 +598,14 @@ double lightnessStepQuantile(const cv::Mat &lab, const Quad &quad, double quanti
 /// Whether the quad's inside is darker than what surrounds it all round, as a shadow is: on average by 20 levels, or
 /// along nine tenths of its outline by 5 (little where it falls on a dark desk, much where it falls across a page).
 bool isDarkerAllRound(const cv::Mat &lab, const Quad &quad) {
-    return lightnessStep(lab, quad) <= -20 || lightnessStepQuantile(lab, quad, 0.9) <= -5;
+    // The steps of ``lightnessStep`` and ``lightnessStepQuantile``, sampled once for both.
+    std::vector<float> steps;
+    sampleAcrossOutline(lab, quad, 32, [&](int, const cv::Vec3f &inside, const cv::Vec3f &outside) {
+        steps.push_back(inside[0] - outside[0]);
+    });
+    if (steps.empty()) return false;
+    const double mean = std::accumulate(steps.begin(), steps.end(), 0.0) / static_cast<double>(steps.size());
+    return mean <= -20 || quantileOf(steps, 0.9) <= -5;
 }
 
 struct Candidate {
