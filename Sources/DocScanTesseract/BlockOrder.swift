@@ -76,6 +76,27 @@ struct BlockOrder {
         return blocks
     }
 
+    /// The lines of a till receipt's `blocks` as one block read row by row: top to bottom, and left to right along
+    /// each row. A receipt is one column of rows, an item on the left and its price on the right, set far apart in
+    /// monospaced print; Tesseract's layout analysis often splits the rows into columns (the items of a stretch in a
+    /// block, their prices in another, read after the items or lines later), which puts each price as far from its
+    /// item as the stretch is long. A line joins a row when it shares its row with every line in it (``sharesRow(_:_:)``;
+    /// a tall bold total beside two small lines joins neither's row with the other).
+    static func rowByRow(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
+        let lines = blocks.flatMap(\.lines).sorted { $0.box.minY + $0.box.height / 2 < $1.box.minY + $1.box.height / 2 }
+        guard lines.count > 1, let extent = Rect(enclosing: blocks.map(\.box)) else { return blocks }
+        var rows: [[RecognizedLine]] = []
+        for line in lines {
+            if let last = rows.last, last.allSatisfy({ sharesRow($0.box, line.box) }) {
+                rows[rows.count - 1].append(line)
+            } else {
+                rows.append([line])
+            }
+        }
+        let ordered = rows.flatMap { $0.sorted { $0.box.minX < $1.box.minX } }
+        return [RecognizedBlock(box: extent, lines: ordered)]
+    }
+
     /// `blocks` with each run of blocks of one line each that reads a column of rows and then the column beside it
     /// (k blocks, two or more, then k more, the m-th of the second sharing its row with the m-th of the first and with
     /// no other, each column wholly on one side of the other) read row by row instead: a form's labels and the values

@@ -13,6 +13,16 @@ struct RuleLineReader {
     let pixels: GrayPixels
     /// The typical height of the page's characters, in pixels.
     let glyphHeight: Double
+    /// The thickest band of ink that may be a rule, as a share of ``glyphHeight``: a rule is thin next to the
+    /// characters (``thinBand``), unless Tesseract has shown where one lies (``misreadBand``).
+    var thickestBand = Self.thinBand
+
+    /// How thick a rule's band may be found between the lines that Tesseract read.
+    static let thinBand = 0.6
+    /// How thick a rule's band may be where Tesseract read a line of no confidence (see
+    /// ``replacingMisreadRules(_:reader:region:allowed:)``): rows of equals signs on small receipts, blur joining
+    /// each sign's two bars, measured 0.61-0.67 of the characters' height in the corpus's receipt-04 and multi-06.
+    static let misreadBand = 0.75
 
     /// A row of repeated marks found on the page.
     struct Rule: Equatable {
@@ -54,7 +64,8 @@ struct RuleLineReader {
         if 2 * across.count < worded.count { return [] }
         let lineHeights = across.map(\.box.height).sorted()
         let height = lineHeights.isEmpty ? glyphHeight : max(glyphHeight, 0.7 * lineHeights[lineHeights.count / 2])
-        return RuleLineReader(pixels: pixels, glyphHeight: height).rules(between: lines, in: region)
+        return RuleLineReader(pixels: pixels, glyphHeight: height, thickestBand: thickestBand)
+            .rules(between: lines, in: region)
     }
 
     /// ``rules(avoiding:in:)`` with ``glyphHeight`` as the characters' height.
@@ -108,8 +119,7 @@ struct RuleLineReader {
             y = end + 1
         }
 
-        // A rule is thin next to the characters.
-        let maximumHeight = 0.6 * glyphHeight
+        let maximumHeight = thickestBand * glyphHeight
         return bands.compactMap { band -> Rule? in
             guard band.bars <= 2, Double(band.bottom - band.top + 1) <= maximumHeight else { return nil }
             // The runs at the fixed level, read once: a check of the grid's count, and the count itself where the
@@ -335,6 +345,57 @@ struct RuleLineReader {
             }
         }
         return false
+    }
+
+    /// The confidence (0...1) under which a line that Tesseract read may be a row of marks it misread.
+    static let misreadConfidence = 0.1
+
+    /// `blocks` with the lines that are rows of marks Tesseract read as words replaced by the rules they are: Tesseract
+    /// now and then reads a row of equals signs as "SSSBVSSsStSsSesSSaSS…" with no confidence, and the line then claims
+    /// the rows that ``rules(avoiding:in:)`` would find the rule in. A line read with next to no confidence (under
+    /// ``misreadConfidence``) gives way when, with it set aside, `reader` finds a rule of a character that `allowed`
+    /// accepts across the line's middle, its band up to ``misreadBand`` of the characters' height and at least half
+    /// the line's. (A line of print is no rule, however badly read: its marks are neither alike nor evenly spaced, nor
+    /// apart.)
+    static func replacingMisreadRules(
+        _ blocks: [RecognizedBlock], reader: RuleLineReader, region: Rect?, allowed: (Character) -> Bool
+    ) -> [RecognizedBlock] {
+        var looser = reader
+        looser.thickestBand = misreadBand
+        let lines = blocks.flatMap(\.lines)
+        var misread = Set<Int>()  // positions in `lines`
+        var rules: [Rule] = []
+        for (position, line) in lines.enumerated() where (line.confidence?.value ?? 1) < misreadConfidence {
+            var others = lines
+            others.remove(at: position)
+            let margin = max(2, 0.5 * line.box.height)
+            let rows = Rect(
+                x: region?.minX ?? 0, y: line.box.minY - margin, width: region?.width ?? Double(reader.pixels.width),
+                height: line.box.height + 2 * margin)
+            // The rule must be what the line was read from: across its middle, and filling half its height at least.
+            // (A line of print read as nothing is no rule, though the feet of its digits, monospaced, may make a
+            // row of marks: 2 pixels of a line 11 tall on the corpus's multi-03.)
+            let found = looser.rules(avoiding: others, in: rows).filter { rule in
+                let box = rule.box
+                let middle = box.minY + box.height / 2
+                return allowed(rule.character) && line.box.minY <= middle && middle <= line.box.maxY
+                    && box.height >= 0.5 * line.box.height && box.maxX > line.box.minX && box.minX < line.box.maxX
+            }
+            guard !found.isEmpty else { continue }
+            misread.insert(position)
+            rules += found
+        }
+        guard !misread.isEmpty else { return blocks }
+        var position = 0
+        let kept = blocks.compactMap { block -> RecognizedBlock? in
+            var block = block
+            block.lines = block.lines.filter { _ in
+                defer { position += 1 }
+                return !misread.contains(position)
+            }
+            return block.lines.isEmpty ? nil : block
+        }
+        return adding(rules, to: kept)
     }
 
     /// `blocks` with each rule found between their lines added as a line of its own (see

@@ -296,6 +296,7 @@ struct PageReader {
         keep(Self.withoutStretchedWords(blocks), saying: "stretched past any print's shape")
         blocks = BlockOrder.pairingRows(
             BlockOrder.arranged(Self.withoutHairlineQuotes(Self.withoutEdgeBars(blocks, width: upright.pixels.width))))
+        if Self.isSlip(width: upright.pixels.width, height: upright.pixels.height) { blocks = BlockOrder.rowByRow(blocks) }
         if upright.turns != 0 {
             blocks = Self.unrotate(blocks, quarterTurns: upright.turns, width: upright.pixels.width, height: upright.pixels.height)
         }
@@ -416,9 +417,9 @@ struct PageReader {
     {
         guard let glyphHeight else { return blocks }
         let reader = RuleLineReader(pixels: pixels, glyphHeight: glyphHeight)
-        let rules = reader.rules(avoiding: blocks.flatMap(\.lines), in: region).filter { rule in
-            request.allowedCharacters.map { $0.contains(rule.character) } ?? true
-        }
+        let allowed = { (character: Character) in request.allowedCharacters.map { $0.contains(character) } ?? true }
+        let blocks = RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: region, allowed: allowed)
+        let rules = reader.rules(avoiding: blocks.flatMap(\.lines), in: region).filter { allowed($0.character) }
         return rules.isEmpty ? blocks : RuleLineReader.adding(rules, to: blocks)
     }
 

@@ -112,6 +112,27 @@ struct BlockOrderTests {
         )
     }
 
+    @Test("A receipt's items and prices split over blocks every which way are read row by row")
+    func receiptRowByRow() {
+        // The shape of the corpus's multi-06 first receipt: items in blocks of a few lines, their prices in blocks of
+        // their own read after all the items, and a few prices in the items' block as lines of their own (45.2% CER
+        // row by row, 48.5% as read; pairingRows finds no two columns that pair line for line).
+        let items = [Self.block([("CROISSANT", 20, 100, 60), ("Green tea", 20, 114, 60)]),
+                     Self.block([("Apples", 20, 128, 40), ("Olive oil", 20, 142, 60), ("1.83", 248, 142, 22)])]
+        let prices = [Self.block([("2.49", 248, 101, 22)]), Self.block([("3.25", 248, 115, 22), ("2.31", 247, 128, 22)])]
+        // A bold total 26 pixels tall shares its row with both lines beside it, which share none with each other.
+        let total = RecognizedBlock(
+            box: Rect(x: 20, y: 156, width: 60, height: 26),
+            lines: [RecognizedLine(text: "TOTAL", confidence: nil, box: Rect(x: 20, y: 156, width: 60, height: 26))])
+        let beside = Self.block([("108.17", 230, 157, 40), ("(incl.)", 230, 170, 40)])
+        let rows = BlockOrder.rowByRow(items + prices + [total, beside])
+        #expect(rows.count == 1)
+        #expect(
+            rows.flatMap(\.lines).map(\.text)
+                == ["CROISSANT", "2.49", "Green tea", "3.25", "Apples", "2.31", "Olive oil", "1.83", "TOTAL", "108.17",
+                    "(incl.)"])
+    }
+
     @Test("The rule: a shared column, no shared rows, the higher centre first")
     func rule() {
         let upper = Rect(x: 0, y: 0, width: 100, height: 20), lower = Rect(x: 50, y: 40, width: 100, height: 20)

@@ -153,6 +153,51 @@ struct RuleLineReaderTests {
         #expect(Self.rules(in: free).count == 1)
     }
 
+    @Test("A row of equals signs that Tesseract read as nonsense of no confidence is read as the rule instead")
+    func misreadEqualsSigns() {
+        // Blur joined each sign's two bars into one band 13 pixels thick, 0.65 of the characters' height: thicker than
+        // a rule found between read lines may be, so the band alone is no rule; Tesseract's line of no confidence
+        // over it shows where one lies. A line read with confidence over the same band stays as read.
+        let pixels = Self.page { x, y in Self.onMark(x) && (94...106).contains(y) }
+        let reader = RuleLineReader(pixels: pixels, glyphHeight: 20)
+        #expect(reader.rules(avoiding: []).isEmpty)
+        let title = RecognizedLine(
+            text: "GREEN VALLEY FOODS", confidence: Confidence(value: 0.9, native: 90),
+            box: Rect(x: 40, y: 40, width: 280, height: 20))
+        func read(_ confidence: Double) -> [String] {
+            let misread = RecognizedLine(
+                text: "SSSBVSSsStSsSesSSaSS", confidence: Confidence(value: confidence, native: 100 * confidence),
+                box: Rect(x: 40, y: 94, width: 280, height: 13))
+            let blocks = [RecognizedBlock(box: Rect(x: 40, y: 40, width: 280, height: 67), lines: [title, misread])]
+            return RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: nil) { _ in true }
+                .flatMap(\.lines).map(\.text)
+        }
+        #expect(read(0) == ["GREEN VALLEY FOODS", String(repeating: "=", count: 20)])
+        #expect(read(0.6) == ["GREEN VALLEY FOODS", "SSSBVSSsStSsSesSSaSS"])
+        // Nor does a line of no confidence give way to a rule that the request's allowed characters leave out.
+        let blocks = [RecognizedBlock(box: Rect(x: 40, y: 94, width: 280, height: 13), lines: [
+            RecognizedLine(text: "SSSB", confidence: Confidence(value: 0, native: 0), box: Rect(x: 40, y: 94, width: 280, height: 13))
+        ])]
+        #expect(RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: nil) { $0 != "=" } == blocks)
+    }
+
+    @Test("A line of print read with no confidence is not taken for a rule")
+    func misreadPrintStaysPrint() {
+        // Uneven marks as tall as the characters, 8 to 20 pixels wide, some touching: no rule at any band thickness.
+        let widths = [8, 14, 20, 9, 16, 11, 20, 8, 13, 18, 10, 15]
+        var starts: [Int] = []
+        var x = 40
+        for (k, w) in widths.enumerated() { starts.append(x); x += w + (k % 3 == 0 ? 0 : 5) }
+        let pixels = Self.page { x, y in
+            (90...109).contains(y) && zip(starts, widths).contains { x >= $0 && x < $0 + $1 }
+        }
+        let line = RecognizedLine(
+            text: "eoemc ew reece", confidence: Confidence(value: 0, native: 0), box: Rect(x: 40, y: 90, width: 200, height: 20))
+        let blocks = [RecognizedBlock(box: line.box, lines: [line])]
+        let reader = RuleLineReader(pixels: pixels, glyphHeight: 20)
+        #expect(RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: nil) { _ in true } == blocks)
+    }
+
     @Test("Rules are put between the lines they lie between, in reading order")
     func placement() {
         let above = RecognizedLine(text: "Till 8", confidence: nil, box: Rect(x: 40, y: 60, width: 100, height: 20))
