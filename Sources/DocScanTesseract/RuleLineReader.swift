@@ -18,7 +18,7 @@ struct RuleLineReader {
     var thickestBand = Self.thinBand
 
     /// How thick a rule's band may be found between the lines that Tesseract read.
-    static let thinBand = 0.6
+    static let thinBand = 0.7
     /// How thick a rule's band may be where Tesseract read a line of no confidence (see
     /// ``replacingMisreadRules(_:reader:region:allowed:)``): rows of equals signs on small receipts, blur joining
     /// each sign's two bars, measured 0.61-0.67 of the characters' height in the corpus's receipt-04 and multi-06.
@@ -51,6 +51,12 @@ struct RuleLineReader {
     /// How joined the marks may be when the runs of ink at the fixed level part into a steady stretch of them:
     /// the blurred equals signs of seed 121000 receipt-01 measured 0.25 and 0.27.
     static let mostJoinedWhenSteady = 0.35
+    /// The thickest band (a share of the characters' height) that is a single bar: a dash's.
+    static let dashBar = 0.3
+    /// Marks enough for a row across a receipt: the faint dashes of seed 155000 receipt-01 (2.8 MP, 36 of them in a
+    /// band 3 pixels thick, characters 10.5 tall) blur joined at 0.30 and 0.31, and part into no steady runs: each
+    /// dash prints as two short pieces.
+    static let longRow = 20
 
     /// The rules in `region` (or the whole page) that do not overlap any of `lines`.
     func rules(avoiding lines: [RecognizedLine], in region: Rect? = nil) -> [Rule] {
@@ -200,13 +206,17 @@ struct RuleLineReader {
         let joined = inRule.map { gapDarkness[$0] / markDarkness[$0] }.sorted()
         // Marks joined more than ``mostJoined`` (blur half filling the gaps between equals signs) still count when the
         // runs of ink at the fixed level part into a steady stretch of marks inside the row (`steady`): the
-        // grid then counts the whole row, faded marks and all, where the stretch stops at the first one.
+        // grid then counts the whole row, faded marks and all, where the stretch stops at the first one. So do the
+        // marks of a long row (``longRow``) in a band as thin as a dash's bar (``dashBar``): no print makes one.
         if joined[joined.count / 2] > Self.mostJoined {
-            guard joined[joined.count / 2] <= Self.mostJoinedWhenSteady,
-                let steady,
-                steady.box.minX >= Double(left) + centres[best.lowerBound] - pitch,
-                steady.box.maxX <= Double(left) + centres[best.upperBound - 1] + pitch
-            else { return nil }
+            let steadyInside =
+                steady.map {
+                    $0.box.minX >= Double(left) + centres[best.lowerBound] - pitch
+                        && $0.box.maxX <= Double(left) + centres[best.upperBound - 1] + pitch
+                } ?? false
+            let longThinRow =
+                bars == 1 && Double(bottom - top + 1) <= Self.dashBar * glyphHeight && best.count >= Self.longRow
+            guard joined[joined.count / 2] <= Self.mostJoinedWhenSteady, steadyInside || longThinRow else { return nil }
         }
 
         // Each mark's box: its inked columns within its cell (the cell's middle when the mark faded past the level).

@@ -68,6 +68,27 @@ struct RuleLineReaderTests {
         #expect(rules.map(\.text) == [String(repeating: "-", count: 8)])
     }
 
+    @Test("A long row of thin dashes whose gaps blur a third full is read whole; a short one is not")
+    func longRowOfBlurredDashes() {
+        // The faint rules of seed 155000 receipt-01: gaps a third as dark as the dashes, and each dash printed as two
+        // short pieces, so that the runs of ink at the fixed level keep no steady pitch. Across a receipt (24 dashes)
+        // that is a rule; 8 such marks may be a band of print.
+        func row(of count: Int) -> GrayPixels {
+            var pixels = Self.page { x, y in
+                x >= 40 && x < 40 + count * 14 && (x - 40) % 14 < 8 && (99...100).contains(y)
+            }
+            for y in 99...100 {
+                for x in 40..<(40 + (count - 1) * 14 + 8) {
+                    let column = (x - 40) % 14
+                    if column >= 8 { pixels.bytes[y * 400 + x] = 184 } else if (3...4).contains(column) { pixels.bytes[y * 400 + x] = 160 }
+                }
+            }
+            return pixels
+        }
+        #expect(Self.rules(in: row(of: 24)).map(\.text) == [String(repeating: "-", count: 24)])
+        #expect(Self.rules(in: row(of: 8)).isEmpty)
+    }
+
     @Test("The page's outermost rows are no rule")
     func pageEdge() {
         let pixels = Self.page { x, y in Self.onMark(x) && y <= 1 }
@@ -155,10 +176,10 @@ struct RuleLineReaderTests {
 
     @Test("A row of equals signs that Tesseract read as nonsense of no confidence is read as the rule instead")
     func misreadEqualsSigns() {
-        // Blur joined each sign's two bars into one band 13 pixels thick, 0.65 of the characters' height: thicker than
+        // Blur joined each sign's two bars into one band 15 pixels thick, 0.75 of the characters' height: thicker than
         // a rule found between read lines may be, so the band alone is no rule; Tesseract's line of no confidence
         // over it shows where one lies. A line read with confidence over the same band stays as read.
-        let pixels = Self.page { x, y in Self.onMark(x) && (94...106).contains(y) }
+        let pixels = Self.page { x, y in Self.onMark(x) && (93...107).contains(y) }
         let reader = RuleLineReader(pixels: pixels, glyphHeight: 20)
         #expect(reader.rules(avoiding: []).isEmpty)
         let title = RecognizedLine(
@@ -167,16 +188,16 @@ struct RuleLineReaderTests {
         func read(_ confidence: Double) -> [String] {
             let misread = RecognizedLine(
                 text: "SSSBVSSsStSsSesSSaSS", confidence: Confidence(value: confidence, native: 100 * confidence),
-                box: Rect(x: 40, y: 94, width: 280, height: 13))
-            let blocks = [RecognizedBlock(box: Rect(x: 40, y: 40, width: 280, height: 67), lines: [title, misread])]
+                box: Rect(x: 40, y: 93, width: 280, height: 15))
+            let blocks = [RecognizedBlock(box: Rect(x: 40, y: 40, width: 280, height: 68), lines: [title, misread])]
             return RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: nil) { _ in true }
                 .flatMap(\.lines).map(\.text)
         }
         #expect(read(0) == ["GREEN VALLEY FOODS", String(repeating: "=", count: 20)])
         #expect(read(0.6) == ["GREEN VALLEY FOODS", "SSSBVSSsStSsSesSSaSS"])
         // Nor does a line of no confidence give way to a rule that the request's allowed characters leave out.
-        let blocks = [RecognizedBlock(box: Rect(x: 40, y: 94, width: 280, height: 13), lines: [
-            RecognizedLine(text: "SSSB", confidence: Confidence(value: 0, native: 0), box: Rect(x: 40, y: 94, width: 280, height: 13))
+        let blocks = [RecognizedBlock(box: Rect(x: 40, y: 93, width: 280, height: 15), lines: [
+            RecognizedLine(text: "SSSB", confidence: Confidence(value: 0, native: 0), box: Rect(x: 40, y: 93, width: 280, height: 15))
         ])]
         #expect(RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: nil) { $0 != "=" } == blocks)
     }
