@@ -133,6 +133,29 @@ struct BlockOrderTests {
                     "(incl.)"])
     }
 
+    @Test("A receipt whose rows slope, flattened from a tilted photo, is read row by row along the slope")
+    func slopingReceipt() {
+        // Rows rising 0.07 pixels per pixel to the right (seed 163000 receipt-03): a price sits 15 pixels above its
+        // item, level with the quantity line above.
+        func line(_ words: [(String, Double, Double)], row: Double) -> RecognizedLine {
+            let recognized = words.map { text, x, width in
+                RecognizedWord(text: text, confidence: nil, box: Rect(x: x, y: row - 0.07 * (x + width / 2) - 6, width: width, height: 12))
+            }
+            let box = Rect(enclosing: recognized.map(\.box)) ?? Rect(x: 0, y: 0, width: 0, height: 0)
+            return RecognizedLine(text: words.map(\.0).joined(separator: " "), confidence: nil, box: box, words: recognized)
+        }
+        let lines = [
+            line([("Paper", 20, 30), ("towels", 55, 40)], row: 100), line([("8.06", 250, 35)], row: 100),
+            line([("2", 35, 8), ("x", 47, 8), ("4.03", 60, 25)], row: 120),
+            line([("LIGHT", 20, 35), ("BULB", 60, 30), ("9.04", 250, 35)], row: 140),
+        ]
+        let blocks = lines.map { RecognizedBlock(box: $0.box, lines: [$0]) }
+        #expect(abs(BlockOrder.slant(of: lines, width: 265) + 0.07) < 1e-9)
+        #expect(
+            BlockOrder.rowByRow(blocks).flatMap(\.lines).map(\.text)
+                == ["Paper towels", "8.06", "2 x 4.03", "LIGHT BULB 9.04"])
+    }
+
     @Test("The rule: a shared column, no shared rows, the higher centre first")
     func rule() {
         let upper = Rect(x: 0, y: 0, width: 100, height: 20), lower = Rect(x: 50, y: 40, width: 100, height: 20)

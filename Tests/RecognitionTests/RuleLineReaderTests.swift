@@ -200,6 +200,13 @@ struct RuleLineReaderTests {
             RecognizedLine(text: "SSSB", confidence: Confidence(value: 0, native: 0), box: Rect(x: 40, y: 93, width: 280, height: 15))
         ])]
         #expect(RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: nil) { $0 != "=" } == blocks)
+        // Small equals signs whose bars blur into a band as thin as a dash's are equals signs when Tesseract's reading
+        // of the row says so.
+        let thin = RuleLineReader(pixels: Self.page { x, y in Self.onMark(x) && (99...100).contains(y) }, glyphHeight: 20)
+        let said = RecognizedLine(
+            text: "Sassssssss===5=2=", confidence: Confidence(value: 0, native: 0), box: Rect(x: 40, y: 98, width: 280, height: 4))
+        let read = RuleLineReader.replacingMisreadRules([RecognizedBlock(box: said.box, lines: [said])], reader: thin, region: nil) { _ in true }
+        #expect(read.flatMap(\.lines).map(\.text) == [String(repeating: "=", count: 20)])
     }
 
     @Test("A line of print read with no confidence is not taken for a rule")
