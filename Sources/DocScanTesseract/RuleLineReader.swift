@@ -57,6 +57,23 @@ struct RuleLineReader {
     /// band 3 pixels thick, characters 10.5 tall) blur joined at 0.30 and 0.31, and part into no steady runs: each
     /// dash prints as two short pieces.
     static let longRow = 20
+    /// How joined the marks of a long row of alike marks may be: the rules of seed 163000 receipt-05 (2 MP, 37 equals
+    /// signs as two bars and 37 dashes) measured 0.37 and 0.41, the corpus's receipt-04's second 0.41. Bands of print
+    /// with as many marks measured 0.45-0.47 (the corpus's form-02 and form-05), and are neither one bar nor two.
+    static let mostJoinedInLongRow = 0.42
+    /// How alike the marks of a long row are: the spread of their darkness (its interquartile range) as a share of
+    /// its median, at most. Those rules measured 0.09-0.2.
+    static let mostMarkSpread = 0.35
+
+    /// Whether marks of the darkness `marks` in a band of `bars` bars and `thickness` pixels make a long row of alike
+    /// marks: ``longRow`` of them or more, two bars (equals signs) or one as thin as a dash's (``dashBar``), their
+    /// darkness alike (``mostMarkSpread``).
+    func isLongRowOfAlikeMarks(_ marks: [Double], bars: Int, thickness: Double) -> Bool {
+        guard marks.count >= Self.longRow, bars == 2 || thickness <= Self.dashBar * glyphHeight else { return false }
+        let sorted = marks.sorted()
+        let median = sorted[sorted.count / 2]
+        return median > 0 && sorted[3 * sorted.count / 4] - sorted[sorted.count / 4] <= Self.mostMarkSpread * median
+    }
 
     /// The rules in `region` (or the whole page) that do not overlap any of `lines`.
     func rules(avoiding lines: [RecognizedLine], in region: Rect? = nil) -> [Rule] {
@@ -207,16 +224,21 @@ struct RuleLineReader {
         // Marks joined more than ``mostJoined`` (blur half filling the gaps between equals signs) still count when the
         // runs of ink at the fixed level part into a steady stretch of marks inside the row (`steady`): the
         // grid then counts the whole row, faded marks and all, where the stretch stops at the first one. So do the
-        // marks of a long row (``longRow``) in a band as thin as a dash's bar (``dashBar``): no print makes one.
-        if joined[joined.count / 2] > Self.mostJoined {
+        // marks of a long row of alike marks (``longRow``, ``isLongRowOfAlikeMarks``), up to ``mostJoinedInLongRow``.
+        let joinedMedian = joined[joined.count / 2]
+        if joinedMedian > Self.mostJoined {
             let steadyInside =
                 steady.map {
                     $0.box.minX >= Double(left) + centres[best.lowerBound] - pitch
                         && $0.box.maxX <= Double(left) + centres[best.upperBound - 1] + pitch
                 } ?? false
-            let longThinRow =
-                bars == 1 && Double(bottom - top + 1) <= Self.dashBar * glyphHeight && best.count >= Self.longRow
-            guard joined[joined.count / 2] <= Self.mostJoinedWhenSteady, steadyInside || longThinRow else { return nil }
+            // (Not where the steady stretch holds more marks than the grid's row: it is then the better count.)
+            let longRow =
+                isLongRowOfAlikeMarks(best.map { markDarkness[$0] }, bars: bars, thickness: Double(bottom - top + 1))
+                && (steady?.marks.count ?? 0) <= best.count
+            guard (steadyInside && joinedMedian <= Self.mostJoinedWhenSteady)
+                || (longRow && joinedMedian <= Self.mostJoinedInLongRow)
+            else { return nil }
         }
 
         // Each mark's box: its inked columns within its cell (the cell's middle when the mark faded past the level).

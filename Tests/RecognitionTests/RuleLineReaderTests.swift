@@ -68,25 +68,34 @@ struct RuleLineReaderTests {
         #expect(rules.map(\.text) == [String(repeating: "-", count: 8)])
     }
 
-    @Test("A long row of thin dashes whose gaps blur a third full is read whole; a short one is not")
+    @Test("A long row of alike thin dashes whose gaps blur up to four tenths full is read whole; a short one is not")
     func longRowOfBlurredDashes() {
-        // The faint rules of seed 155000 receipt-01: gaps a third as dark as the dashes, and each dash printed as two
-        // short pieces, so that the runs of ink at the fixed level keep no steady pitch. Across a receipt (24 dashes)
-        // that is a rule; 8 such marks may be a band of print.
-        func row(of count: Int) -> GrayPixels {
+        // The faint rules of seed 155000 receipt-01 and 163000 receipt-05: gaps a third to four tenths as dark as the
+        // dashes, and each dash printed as two pieces, so that the runs of ink at the fixed level keep no steady pitch.
+        // Across a receipt (24 dashes) that is a rule; 8 such marks may be a band of print, and so may 24 marks that
+        // are not alike (half of them, here and there, paler).
+        func row(of count: Int, gap: UInt8, paler: UInt8? = nil) -> GrayPixels {
             var pixels = Self.page { x, y in
                 x >= 40 && x < 40 + count * 14 && (x - 40) % 14 < 8 && (99...100).contains(y)
             }
             for y in 99...100 {
                 for x in 40..<(40 + (count - 1) * 14 + 8) {
-                    let column = (x - 40) % 14
-                    if column >= 8 { pixels.bytes[y * 400 + x] = 184 } else if (3...4).contains(column) { pixels.bytes[y * 400 + x] = 160 }
+                    let column = (x - 40) % 14, mark = (x - 40) / 14
+                    if column >= 8 {
+                        pixels.bytes[y * 400 + x] = gap
+                    } else if (3...4).contains(column) {
+                        pixels.bytes[y * 400 + x] = 160
+                    } else if let paler, [1, 2, 4, 7, 8, 10, 13, 14, 16, 19, 20, 22].contains(mark) {
+                        pixels.bytes[y * 400 + x] = paler
+                    }
                 }
             }
             return pixels
         }
-        #expect(Self.rules(in: row(of: 24)).map(\.text) == [String(repeating: "-", count: 24)])
-        #expect(Self.rules(in: row(of: 8)).isEmpty)
+        #expect(Self.rules(in: row(of: 24, gap: 184)).map(\.text) == [String(repeating: "-", count: 24)])
+        #expect(Self.rules(in: row(of: 24, gap: 162)).map(\.text) == [String(repeating: "-", count: 24)])
+        #expect(Self.rules(in: row(of: 8, gap: 184)).isEmpty)
+        #expect(Self.rules(in: row(of: 24, gap: 210, paler: 150)).isEmpty)
     }
 
     @Test("The page's outermost rows are no rule")
