@@ -573,39 +573,36 @@ double outlineScoreSeeingPast(const Views &views, const Quad &quad, int samplesP
     return scoreFromSupport(quad, supported, samplesPerSide, views.lab.size());
 }
 
-/// How much lighter the quad's inside is than its outside just across its outline, averaged round it (Lab
-/// lightness, 0...255).
-double lightnessStep(const cv::Mat &lab, const Quad &quad) {
-    double sum = 0;
-    int count = 0;
-    sampleAcrossOutline(lab, quad, 32, [&](int, const cv::Vec3f &inside, const cv::Vec3f &outside) {
-        sum += inside[0] - outside[0];
-        ++count;
-    });
-    return count > 0 ? sum / count : 0;
-}
-
-/// The step of lightness from outside to inside the quad's outline (as in ``lightnessStep``) that a share `quantile`
-/// of the places round it stay below.
-double lightnessStepQuantile(const cv::Mat &lab, const Quad &quad, double quantile) {
+/// The steps of lightness (Lab, 0...255) from outside to inside the quad's outline, 32 places a side.
+std::vector<float> lightnessSteps(const cv::Mat &lab, const Quad &quad) {
     std::vector<float> steps;
     sampleAcrossOutline(lab, quad, 32, [&](int, const cv::Vec3f &inside, const cv::Vec3f &outside) {
         steps.push_back(inside[0] - outside[0]);
     });
+    return steps;
+}
+
+/// The mean of `steps` (``lightnessSteps``); 0 for none.
+double meanStep(const std::vector<float> &steps) {
+    return steps.empty() ? 0 : std::accumulate(steps.begin(), steps.end(), 0.0) / static_cast<double>(steps.size());
+}
+
+/// How much lighter the quad's inside is than its outside just across its outline, averaged round it (Lab
+/// lightness, 0...255).
+double lightnessStep(const cv::Mat &lab, const Quad &quad) { return meanStep(lightnessSteps(lab, quad)); }
+
+/// The step of lightness from outside to inside the quad's outline (as in ``lightnessStep``) that a share `quantile`
+/// of the places round it stay below.
+double lightnessStepQuantile(const cv::Mat &lab, const Quad &quad, double quantile) {
+    std::vector<float> steps = lightnessSteps(lab, quad);
     return steps.empty() ? 0 : quantileOf(steps, quantile);
 }
 
 /// Whether the quad's inside is darker than what surrounds it all round, as a shadow is: on average by 20 levels, or
 /// along nine tenths of its outline by 5 (little where it falls on a dark desk, much where it falls across a page).
 bool isDarkerAllRound(const cv::Mat &lab, const Quad &quad) {
-    // The steps of ``lightnessStep`` and ``lightnessStepQuantile``, sampled once for both.
-    std::vector<float> steps;
-    sampleAcrossOutline(lab, quad, 32, [&](int, const cv::Vec3f &inside, const cv::Vec3f &outside) {
-        steps.push_back(inside[0] - outside[0]);
-    });
-    if (steps.empty()) return false;
-    const double mean = std::accumulate(steps.begin(), steps.end(), 0.0) / static_cast<double>(steps.size());
-    return mean <= -20 || quantileOf(steps, 0.9) <= -5;
+    std::vector<float> steps = lightnessSteps(lab, quad);
+    return !steps.empty() && (meanStep(steps) <= -20 || quantileOf(steps, 0.9) <= -5);
 }
 
 struct Candidate {

@@ -417,10 +417,11 @@ struct RuleLineReader {
             misread.insert(position)
             // Where the two bars of small equals signs blur into a band as thin as a dash's, what Tesseract made of
             // the row tells them apart ("Sassssssssssssssessssssss===5=2=", seed 163000 receipt-01).
-            let equals = line.text.filter { $0 == "=" }.count, dashes = line.text.filter { $0 == "-" }.count
+            let equals = line.text.count { $0 == "=" }, dashes = line.text.count { $0 == "-" }
+            let said: Character? = equals == dashes ? nil : equals > dashes ? "=" : "-"
             rules += found.map { rule in
                 var rule = rule
-                if equals != dashes, allowed(equals > dashes ? "=" : "-") { rule.character = equals > dashes ? "=" : "-" }
+                if let said, allowed(said) { rule.character = said }
                 return rule
             }
         }
