@@ -118,14 +118,25 @@ def save(shot, truth, directory):
 
 
 def formatted(truth):
-    """The truth as JSON, one key to a line, with each list of numbers (a point, a line's box) and each list of points
-    (a quad) on one line (unless that would touch a text that holds such a list)."""
-    plain = json.dumps(truth, indent=1, ensure_ascii=False)
-    text = plain
-    number = r"-?[\d.]+(?:[eE][-+]?\d+)?"
-    numbers = r"\[\s*(%s(?:,\s*%s)*)\s*\]" % (number, number)
-    text = re.sub(numbers, lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text)
-    point = r"\[[-\d.eE+, ]+\]"
-    points = r"\[\s*(%s(?:,\s*%s)*)\s*\]" % (point, point)
-    text = re.sub(points, lambda m: "[" + ", ".join(re.findall(point, m.group(1))) + "]", text)
-    return (text if json.loads(text) == truth else plain) + "\n"
+    """The truth as JSON, one key to a line, except that a list of numbers (a point, a line's box), a list of points
+    (a quad) and an object of such values in a list (a line: its text and box) each take one line."""
+    def flat(value):
+        if isinstance(value, dict):
+            return all(flat(v) for v in value.values())
+        if isinstance(value, list):
+            return all(isinstance(v, (int, float)) or (isinstance(v, list) and flat(v)) for v in value)
+        return True
+
+    def write(value, depth, listed=False):
+        if not isinstance(value, (dict, list)) or not value or (flat(value) and (listed or isinstance(value, list))):
+            return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        inner = " " * (depth + 1)
+        if isinstance(value, dict):
+            items = ["%s%s: %s" % (inner, json.dumps(k, ensure_ascii=False), write(v, depth + 1))
+                     for k, v in value.items()]
+            return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
+        return "[\n" + ",\n".join(inner + write(v, depth + 1, listed=True) for v in value) + "\n" + " " * depth + "]"
+
+    text = write(truth, 0)
+    assert json.loads(text) == truth
+    return text + "\n"
