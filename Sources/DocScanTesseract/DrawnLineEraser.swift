@@ -28,20 +28,23 @@ struct DrawnLineEraser {
     func erasing(in pixels: GrayPixels) -> GrayPixels? {
         let width = pixels.width, height = pixels.height
         guard width > 2, height > 2, glyphHeight >= 3 else { return nil }
-        let ink = pixels.bytes.map { $0 < Self.inkBelow }
         let gap = max(1, Int((0.25 * glyphHeight).rounded()))
         let thickest = max(3, Int((0.3 * glyphHeight).rounded()))
-        // The ink run through each pixel up and down, and sideways: a line's pixel is thin across the line.
-        let upAndDown = runLengths(ink, width: width, height: height, alongRows: false)
-        let sideways = runLengths(ink, width: width, height: height, alongRows: true)
         var line = [Bool](repeating: false, count: width * height)
-        let longest = markLines(
-            ink, width: width, height: height, alongRows: true, length: max(15, Int(Self.rowLength * glyphHeight)),
-            gap: gap, isThin: { upAndDown[$0] <= thickest }, into: &line)
-        guard Double(longest) >= Self.ruledPageLength * glyphHeight else { return nil }
-        _ = markLines(
-            ink, width: width, height: height, alongRows: false, length: max(10, Int(Self.columnLength * glyphHeight)),
-            gap: gap, isThin: { sideways[$0] <= thickest }, into: &line)
+        let isRuled = pixels.bytes.withUnsafeBufferPointer { bytes in
+            let ink = Ink(bytes: bytes, width: width, height: height)
+            // A line's pixel is thin across the line: the ink through it up and down (for a line along a row), or
+            // sideways (along a column), is no thicker than a small character's stroke.
+            let longest = markLines(
+                ink, alongRows: true, length: max(15, Int(Self.rowLength * glyphHeight)), gap: gap,
+                isThin: { ink.run(through: $0, alongRows: false, longerThan: thickest) <= thickest }, into: &line)
+            guard Double(longest) >= Self.ruledPageLength * glyphHeight else { return false }
+            _ = markLines(
+                ink, alongRows: false, length: max(10, Int(Self.columnLength * glyphHeight)), gap: gap,
+                isThin: { ink.run(through: $0, alongRows: true, longerThan: thickest) <= thickest }, into: &line)
+            return true
+        }
+        guard isRuled else { return nil }
 
         // Paint the lines and two pixels around them (their blurred edges) white.
         var bytes = pixels.bytes
@@ -55,32 +58,39 @@ struct DrawnLineEraser {
         return GrayPixels(width: width, height: height, bytes: bytes)
     }
 
-    /// For each ink pixel, the length of the run of ink through it along the columns (`alongRows` false: the run
-    /// up and down) or along the rows (`alongRows` true); 0 for paper.
-    private func runLengths(_ ink: [Bool], width: Int, height: Int, alongRows: Bool) -> [Int] {
-        var lengths = [Int](repeating: 0, count: width * height)
-        let (lanes, steps) = alongRows ? (height, width) : (width, height)
-        for lane in 0..<lanes {
-            var step = 0
-            while step < steps {
-                let index = alongRows ? lane * width + step : step * width + lane
-                guard ink[index] else { step += 1; continue }
-                var end = step
-                while end + 1 < steps, ink[alongRows ? lane * width + end + 1 : (end + 1) * width + lane] { end += 1 }
-                for s in step...end { lengths[alongRows ? lane * width + s : s * width + lane] = end - step + 1 }
-                step = end + 1
+    /// The page's ink: its pixels darker than ``inkBelow``.
+    private struct Ink {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let width: Int, height: Int
+
+        subscript(index: Int) -> Bool { bytes[index] < DrawnLineEraser.inkBelow }
+
+        /// The length of the run of ink through the ink pixel at `index` along the row (`alongRows`) or the column,
+        /// counted up to one more than `limit`.
+        func run(through index: Int, alongRows: Bool, longerThan limit: Int) -> Int {
+            let x = index % width, y = index / width
+            let (position, count, stride) = alongRows ? (x, width, 1) : (y, height, width)
+            var length = 1
+            var before = position - 1, after = position + 1
+            while length <= limit, before >= 0, self[index - (position - before) * stride] {
+                length += 1
+                before -= 1
             }
+            while length <= limit, after < count, self[index + (after - position) * stride] {
+                length += 1
+                after += 1
+            }
+            return length
         }
-        return lengths
     }
 
     /// Marks the thin ink of every run at least `length` long along the rows (or the columns), gaps up to `gap`
     /// bridged, that is thin ink for ``thinShare`` of its length; returns the length of the longest away from the
     /// page's edges.
     private func markLines(
-        _ ink: [Bool], width: Int, height: Int, alongRows: Bool, length: Int, gap: Int, isThin: (Int) -> Bool,
-        into line: inout [Bool]
+        _ ink: Ink, alongRows: Bool, length: Int, gap: Int, isThin: (Int) -> Bool, into line: inout [Bool]
     ) -> Int {
+        let width = ink.width, height = ink.height
         var longest = 0
         let (lanes, steps) = alongRows ? (height, width) : (width, height)
         func index(_ lane: Int, _ step: Int) -> Int { alongRows ? lane * width + step : step * width + lane }

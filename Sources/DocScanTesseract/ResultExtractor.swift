@@ -29,17 +29,18 @@ struct ResultExtractor {
             if !finished.words.isEmpty, !blocks.isEmpty { blocks[blocks.count - 1].lines.append(finished) }
         }
         repeat {
-            if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_BLOCK) != 0 {
-                finishLine()
-                blocks.append(RecognizedBlock(box: box(pageIterator, RIL_BLOCK) ?? Rect(x: 0, y: 0, width: 0, height: 0), lines: []))
-            }
-            if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0 {
-                finishLine()
-                line = RecognizedLine(
-                    text: "", confidence: confidence(iterator, RIL_TEXTLINE),
-                    box: box(pageIterator, RIL_TEXTLINE) ?? Rect(x: 0, y: 0, width: 0, height: 0))
-            }
+            // A block or a line begins with a word, so the costlier checks are made at a word's first glyph only.
             if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_WORD) != 0 {
+                if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_BLOCK) != 0 {
+                    finishLine()
+                    blocks.append(RecognizedBlock(box: box(pageIterator, RIL_BLOCK) ?? Rect(x: 0, y: 0, width: 0, height: 0), lines: []))
+                }
+                if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0 {
+                    finishLine()
+                    line = RecognizedLine(
+                        text: "", confidence: confidence(iterator, RIL_TEXTLINE),
+                        box: box(pageIterator, RIL_TEXTLINE) ?? Rect(x: 0, y: 0, width: 0, height: 0))
+                }
                 finishWord()
                 guard let text = text(iterator, RIL_WORD), let wordBox = box(pageIterator, RIL_WORD) else { continue }
                 word = RecognizedWord(

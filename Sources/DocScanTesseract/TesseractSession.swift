@@ -145,6 +145,10 @@ struct PageReader {
             return fill.blocks
         }
         let pixels = gray.scaled(by: scale)
+        // The page's checkboxes, found while Tesseract reads it (for the page as it is: turned, it is searched again).
+        let checkBoxSearch = glyphHeight.map { glyphHeight in
+            BackgroundWork { CheckBoxes.find(in: pixels, glyphHeight: glyphHeight * scale) }
+        }
         mapping.insert(
             level == .fast
                 ? "fast LSTM, page at \(Int((scale * 100).rounded()))% (characters ~\(Int(((glyphHeight ?? 0) * scale).rounded())) px), no dictionary, orientation check"
@@ -287,8 +291,10 @@ struct PageReader {
             if left > 0 { mapping.append("left out \(left) \(left == 1 ? "word" : "words") \(what)") }
             blocks = kept
         }
-        if let glyphHeight {
-            let checkBoxes = CheckBoxes.find(in: upright.pixels, glyphHeight: glyphHeight * scale)
+        if let glyphHeight, let checkBoxSearch {
+            let checkBoxes =
+                upright.turns == 0
+                ? checkBoxSearch.value : CheckBoxes.find(in: upright.pixels, glyphHeight: glyphHeight * scale)
             let outside = Self.keepingWords(of: blocks) { CheckBoxes.wordsOutside(checkBoxes, on: $0) }
             keep(outside, saying: "read in checkboxes")
             lap("checkboxes")
