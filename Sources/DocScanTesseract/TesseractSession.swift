@@ -276,6 +276,8 @@ struct PageReader {
             blocks = boxed
             lap("drawn_boxes")
             monitor.span = 0.85...1
+            blocks = withMisreadRulesReplaced(
+                blocks, pixels: upright.pixels, glyphHeight: glyphHeight.map { $0 * scale }, region: upright.region)
             blocks = Self.withoutEdgeNoise(
                 try secondLook(blocks, pixels: upright.pixels, resolution: resolution, choices: wantsChoices))
             lap("second_look")
@@ -423,10 +425,26 @@ struct PageReader {
     {
         guard let glyphHeight else { return blocks }
         let reader = RuleLineReader(pixels: pixels, glyphHeight: glyphHeight)
-        let allowed = { (character: Character) in request.allowedCharacters.map { $0.contains(character) } ?? true }
-        let blocks = RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: region, allowed: allowed)
-        let rules = reader.rules(avoiding: blocks.flatMap(\.lines), in: region).filter { allowed($0.character) }
+        let blocks = RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: region, allowed: isAllowed)
+        let rules = reader.rules(avoiding: blocks.flatMap(\.lines), in: region).filter { isAllowed($0.character) }
         return rules.isEmpty ? blocks : RuleLineReader.adding(rules, to: blocks)
+    }
+
+    /// `blocks` with each line Tesseract misread over a printed rule replaced by the rule
+    /// (``RuleLineReader/replacingMisreadRules(_:reader:region:allowed:)``). Done before the second look too, which
+    /// would otherwise read such a line's nonsense again as a single line, a little more surely, and keep it: seed
+    /// 163000 receipt-01's row of equals signs became "BSSSS SSSS S23 SSS SSS3".
+    func withMisreadRulesReplaced(_ blocks: [RecognizedBlock], pixels: GrayPixels, glyphHeight: Double?, region: Rect?)
+        -> [RecognizedBlock]
+    {
+        guard let glyphHeight else { return blocks }
+        let reader = RuleLineReader(pixels: pixels, glyphHeight: glyphHeight)
+        return RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: region, allowed: isAllowed)
+    }
+
+    /// Whether the request's allowed characters (all when it sets none) include `character`.
+    func isAllowed(_ character: Character) -> Bool {
+        request.allowedCharacters.map { $0.contains(character) } ?? true
     }
 
     /// The time `fast` gives its reading of a page as one block: twice its first reading's time, and at least
@@ -617,8 +635,9 @@ struct PageReader {
     /// (``withoutSlivers(_:)``).
     static func withoutEdgeNoise(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
         func isNoise(_ word: RecognizedWord) -> Bool {
-            (word.confidence?.value ?? 0) < 0.6 && !word.text.contains(where: \.isNumber)
-                && word.text.filter(\.isLetter).count <= 3
+            // (A word with no confidence is a printed rule put in its place, which Tesseract did not read.)
+            guard let confidence = word.confidence?.value else { return false }
+            return confidence < 0.6 && !word.text.contains(where: \.isNumber) && word.text.filter(\.isLetter).count <= 3
         }
         return withoutLineEnds(withoutSlivers(blocks)) { word, next in
             isNoise(word) && !PronounI.opensLine(word.text, before: next?.text)

@@ -216,6 +216,9 @@ struct RuleLineReaderTests {
             text: "Sassssssss===5=2=", confidence: Confidence(value: 0, native: 0), box: Rect(x: 40, y: 98, width: 280, height: 4))
         let read = RuleLineReader.replacingMisreadRules([RecognizedBlock(box: said.box, lines: [said])], reader: thin, region: nil) { _ in true }
         #expect(read.flatMap(\.lines).map(\.text) == [String(repeating: "=", count: 20)])
+        // The rule put in place, which has no confidence (Tesseract did not read it), is no noise at a line's end for
+        // the reading's later passes (`accurate`'s second look comes after it).
+        #expect(PageReader.withoutEdgeNoise(read).flatMap(\.lines).map(\.text) == [String(repeating: "=", count: 20)])
     }
 
     @Test("A line of print read with no confidence is not taken for a rule")
