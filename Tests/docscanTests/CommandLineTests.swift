@@ -113,6 +113,10 @@ struct CommandLineTests {
         #expect(lines.filter { $0.contains(".jpg: ") }.count == 2)
         #expect(lines.filter { $0.hasPrefix("  detect ") }.count == 2)
         #expect(!output.standardOutput.contains("warp"))
+        #if os(Linux)
+            // Each photo's own peak memory, its high-water mark reset before it, beside the process's.
+            #expect(lines.filter { $0.hasPrefix("  peak RSS ") && $0.contains("MB (decoding and detection; ") }.count == 2)
+        #endif
         let summary = try #require(lines.last)
         #expect(summary.hasPrefix("detect over 2 photos: median "), "\(summary)")
         #expect(summary.hasSuffix(".jpg)"), "\(summary)")
