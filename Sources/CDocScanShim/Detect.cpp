@@ -2516,6 +2516,13 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 };
                 if (!j.plausible || (j.roughness > std::max(3.0, 1.5 * judged[main].roughness) && !pageBesideTaken())) continue;
                 if (linesOf(j) < 0.3 && repeats(j.candidate, candidates, printed())) continue;
+                // Nor is a patch of the surface under 0.08 of the main document's area with no lines of print at
+                // all (under 0.05) a document of its own: the white squares of a red gingham, crisply outlined and
+                // lighter than the red, their weave passing for marks, where the squares are not alike enough (cut
+                // by the photo's edge, or foreshortened) to count as a pattern (seed 167000 card-02: three squares
+                // at 0.02-0.07 of the card's area beside it). On paper, the smallest document of the generated
+                // several-document photos has a fifth of the largest's area (0.195) or more.
+                if (j.candidate.area < 0.08 * judged[main].candidate.area && linesOf(j) < 0.05) continue;
                 // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
                 // shadow over one side).
                 const double step = lightnessStep(lab, j.candidate.quad);
