@@ -33,7 +33,8 @@ struct ResultExtractor {
             if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_WORD) != 0 {
                 if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_BLOCK) != 0 {
                     finishLine()
-                    blocks.append(RecognizedBlock(box: box(pageIterator, RIL_BLOCK) ?? Rect(x: 0, y: 0, width: 0, height: 0), lines: []))
+                    let blockBox = box(pageIterator, RIL_BLOCK) ?? Rect(x: 0, y: 0, width: 0, height: 0)
+                    blocks.append(RecognizedBlock(box: blockBox, lines: []))
                 }
                 if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0 {
                     finishLine()

@@ -10,7 +10,8 @@ struct Bench: AsyncParsableCommand {
             Build with `swift build -c release` first; debug builds are many times slower. The baseline is decoding \
             the photo alone, measured in the same run, so the ratio to it holds on noisy machines. Given several \
             photos (or folders), it ends with the median and the slowest of their detection medians; \
-            `--detect-only` times decoding and detection alone, quick enough for a whole folder. Peak memory is             the pipeline's own (on Linux its high-water mark is reset before it), beside the whole process's.
+            `--detect-only` times decoding and detection alone, quick enough for a whole folder. Peak memory is \
+            the pipeline's own (on Linux its high-water mark is reset before it), beside the whole process's.
             """
     )
 
