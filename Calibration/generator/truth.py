@@ -5,7 +5,6 @@ orientation), in pixels, with the image spanning [0, W] x [0, H].
 """
 
 import json
-import re
 
 import numpy as np
 from PIL import Image
@@ -121,6 +120,7 @@ def formatted(truth):
     """The truth as JSON, one key to a line, except that a list of numbers (a point, a line's box), a list of points
     (a quad) and an object of such values in a list (a line: its text and box) each take one line."""
     def flat(value):
+        """Whether `value` holds no object or list that needs lines of its own (it may then take one line)."""
         if isinstance(value, dict):
             return all(flat(v) for v in value.values())
         if isinstance(value, list):
@@ -128,6 +128,7 @@ def formatted(truth):
         return True
 
     def write(value, depth, listed=False):
+        """`value` as JSON indented for `depth`; `listed` when it is an item of a list."""
         if not isinstance(value, (dict, list)) or not value or (flat(value) and (listed or isinstance(value, list))):
             return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
         inner = " " * (depth + 1)
@@ -137,6 +138,9 @@ def formatted(truth):
             return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
         return "[\n" + ",\n".join(inner + write(v, depth + 1, listed=True) for v in value) + "\n" + " " * depth + "]"
 
-    text = write(truth, 0)
-    assert json.loads(text) == truth
-    return text + "\n"
+    plain = json.dumps(truth, indent=1, ensure_ascii=False)
+    try:
+        text = write(truth, 0)
+        return (text if json.loads(text) == truth else plain) + "\n"
+    except (TypeError, ValueError):  # a value that this layout cannot write faithfully: the plain layout
+        return plain + "\n"

@@ -2516,13 +2516,6 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 };
                 if (!j.plausible || (j.roughness > std::max(3.0, 1.5 * judged[main].roughness) && !pageBesideTaken())) continue;
                 if (linesOf(j) < 0.3 && repeats(j.candidate, candidates, printed())) continue;
-                // Nor is a patch of the surface under 0.08 of the main document's area with no lines of print at
-                // all (under 0.05) a document of its own: the white squares of a red gingham, crisply outlined and
-                // lighter than the red, their weave passing for marks, where the squares are not alike enough (cut
-                // by the photo's edge, or foreshortened) to count as a pattern (seed 167000 card-02: three squares
-                // at 0.02-0.07 of the card's area beside it). On paper, the smallest document of the generated
-                // several-document photos has a fifth of the largest's area (0.195) or more.
-                if (j.candidate.area < 0.08 * judged[main].candidate.area && linesOf(j) < 0.05) continue;
                 // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
                 // shadow over one side).
                 const double step = lightnessStep(lab, j.candidate.quad);
@@ -2609,6 +2602,22 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 // Nor is a speck a fiftieth of the main document's size without clear print, or darker than the surface
                 // round it, whatever lines its mottling makes (grains of granite, a cluster of dark ones beside a card).
                 if (j.candidate.area < 0.02 * judged[main].candidate.area && (linesOf(j) < 0.2 || step < 0)) continue;
+                // Nor, under 0.08 of its size, is a pale patch with no lines of print at all (under 0.05), however
+                // crisply outlined, unless it stands out as paper on a dark surface (80 levels) or is a piece of a
+                // document already taken, cut off along a side of it (put back together below): the white squares
+                // of a red gingham beside a card (seed 167000 card-02: three at 0.02-0.07 of the card's area, 43-46
+                // levels lighter than the red, their weave passing for a card's marks), where the squares are not
+                // alike enough to count as a pattern, cut by the photo's edge or foreshortened. On paper, the
+                // smallest document of the generated several-document photos has a fifth of the largest's area
+                // (0.195) or more.
+                const auto pieceOfTaken = [&] {
+                    return std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                        return joinedAlongSharedSide(d.quad, j.candidate.quad, seam).has_value();
+                    });
+                };
+                if (j.candidate.area < 0.08 * judged[main].candidate.area && linesOf(j) < 0.05 && step < 80 &&
+                    !pieceOfTaken())
+                    continue;
                 // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
                 // both be outlines) is part of it, not another document.
                 const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {

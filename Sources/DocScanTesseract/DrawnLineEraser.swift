@@ -37,11 +37,13 @@ struct DrawnLineEraser {
             // sideways (along a column), is no thicker than a small character's stroke.
             let longest = markLines(
                 ink, alongRows: true, length: max(15, Int(Self.rowLength * glyphHeight)), gap: gap,
-                isThin: { ink.run(through: $0, alongRows: false, longerThan: thickest) <= thickest }, into: &line)
+                isThin: { ink.runLength(through: $0, alongRows: false, cappedAt: thickest + 1) <= thickest },
+                into: &line)
             guard Double(longest) >= Self.ruledPageLength * glyphHeight else { return false }
             _ = markLines(
                 ink, alongRows: false, length: max(10, Int(Self.columnLength * glyphHeight)), gap: gap,
-                isThin: { ink.run(through: $0, alongRows: true, longerThan: thickest) <= thickest }, into: &line)
+                isThin: { ink.runLength(through: $0, alongRows: true, cappedAt: thickest + 1) <= thickest },
+                into: &line)
             return true
         }
         guard isRuled else { return nil }
@@ -66,17 +68,17 @@ struct DrawnLineEraser {
         subscript(index: Int) -> Bool { bytes[index] < DrawnLineEraser.inkBelow }
 
         /// The length of the run of ink through the ink pixel at `index` along the row (`alongRows`) or the column,
-        /// counted up to one more than `limit`.
-        func run(through index: Int, alongRows: Bool, longerThan limit: Int) -> Int {
+        /// counted up to `cap` at most.
+        func runLength(through index: Int, alongRows: Bool, cappedAt cap: Int) -> Int {
             let x = index % width, y = index / width
             let (position, count, stride) = alongRows ? (x, width, 1) : (y, height, width)
             var length = 1
             var before = position - 1, after = position + 1
-            while length <= limit, before >= 0, self[index - (position - before) * stride] {
+            while length < cap, before >= 0, self[index - (position - before) * stride] {
                 length += 1
                 before -= 1
             }
-            while length <= limit, after < count, self[index + (after - position) * stride] {
+            while length < cap, after < count, self[index + (after - position) * stride] {
                 length += 1
                 after += 1
             }

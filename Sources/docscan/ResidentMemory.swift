@@ -7,18 +7,18 @@ enum ResidentMemory {
     /// Bytes resident now.
     static var current: Int? { statusField("VmRSS") }
 
-    /// The most bytes resident since the process started or since the last ``resetPeak()``.
+    /// The most bytes resident since the process started or since the last ``resetPeak(handingBackFreedMemory:)``.
     static var peak: Int? { statusField("VmHWM") }
 
     /// The most bytes another process (a plugin) has held since it started.
     static func peak(ofProcess pid: Int32) -> Int? { statusField("VmHWM", process: String(pid)) }
 
-    /// Starts a new high-water mark at the current resident size; false when the system does not allow it. Memory
-    /// freed but still held by the allocator is handed back first (glibc's `malloc_trim`), so that the new mark
-    /// starts from what the process really holds.
+    /// Starts a new high-water mark at the current resident size; false when the system does not allow it. With
+    /// `handingBackFreedMemory`, memory freed but still held by the allocator is handed back first (glibc's
+    /// `malloc_trim`), so that the new mark starts from what the process really holds.
     @discardableResult
-    static func resetPeak() -> Bool {
-        _ = trimAllocator?(0)
+    static func resetPeak(handingBackFreedMemory: Bool = false) -> Bool {
+        if handingBackFreedMemory { _ = trimAllocator?(0) }
         guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
         defer { try? handle.close() }
         do { try handle.write(contentsOf: Data("5".utf8)) } catch { return false }

@@ -11,7 +11,8 @@ struct Bench: AsyncParsableCommand {
             the photo alone, measured in the same run, so the ratio to it holds on noisy machines. Given several \
             photos (or folders), it ends with the median and the slowest of their detection medians; \
             `--detect-only` times decoding and detection alone, quick enough for a whole folder. Peak memory is \
-            the pipeline's own (on Linux its high-water mark is reset before it), beside the whole process's.
+            the process's while the pipeline runs (on Linux the high-water mark is reset before it), beside its peak \
+            over every stage timed on the photo.
             """
     )
 
@@ -52,6 +53,8 @@ struct Bench: AsyncParsableCommand {
 
     /// Times the stages on `photo`, prints their medians and returns them by stage name.
     private func measure(_ photo: String) throws -> [String: Double] {
+        // This photo's peak memory only: the high-water mark starts again at each photo.
+        ResidentMemory.resetPeak(handingBackFreedMemory: true)
         let data = try ImageLoader.contents(of: URL(fileURLWithPath: photo))
         let loader = ImageLoader()
         let loaded = try loader.load(data, name: photo)
@@ -64,7 +67,7 @@ struct Bench: AsyncParsableCommand {
         let firstDetection = (clock.now - firstStart).milliseconds
 
         var stages: [(String, () throws -> Void)] = [
-            ("decode (baseline)", { _ = try loader.load(data, name: photo) }),
+            (Self.decodeStage, { _ = try loader.load(data, name: photo) }),
             ("detect", { _ = try detector.detect(in: loaded.image) }),
         ]
         var description = "\(photo): \(loaded.image.width)x\(loaded.image.height)"
@@ -75,15 +78,15 @@ struct Bench: AsyncParsableCommand {
         }
 
         var medians: [String: Double] = [:]
-        // The peak of the whole pipeline (decoding and detection, with `--detect-only`) is measured on its own, the
-        // high-water mark reset before it, so that it is this photo's: not an earlier photo's, nor that of the shake
-        // removal timed before it on every photo, shaken or not.
-        let measured = detectOnly ? "decode (baseline)" : Self.pipelineStage
+        // The peak while the whole pipeline runs (decoding and detection, with `--detect-only`) is measured on its
+        // own, the high-water mark reset before it: not that of the shake removal timed before it on every photo,
+        // shaken or not. (It includes what the bench holds for its other stages: the decoded photo and its page.)
+        let peakStage = detectOnly ? Self.decodeStage : Self.pipelineStage
         var earlierPeak: Int?, isReset = false
         for (name, body) in stages {
-            if name == measured {
+            if name == peakStage {
                 earlierPeak = ResidentMemory.peak
-                isReset = ResidentMemory.resetPeak()
+                isReset = ResidentMemory.resetPeak(handingBackFreedMemory: true)
             }
             try body()
             var samples: [Double] = []
@@ -96,11 +99,11 @@ struct Bench: AsyncParsableCommand {
         }
         let megabytes = { (bytes: Int?) in Double(bytes ?? 0) / 1_048_576 }
         let peak = megabytes(ResidentMemory.peak)
-        let processPeak = max(peak, megabytes(earlierPeak))
+        let photoPeak = max(peak, megabytes(earlierPeak))
         if json {
             var object = medians.mapValues { ($0 * 10).rounded() / 10 } as [String: Any]
             object["peak_rss_mb"] = peak
-            object["peak_rss_mb_process"] = processPeak
+            object["peak_rss_mb_all_stages"] = photoPeak
             object["detect (first in process)"] = (firstDetection * 10).rounded() / 10
             object["photo"] = photo
             object["megapixels"] = Double(loaded.image.width * loaded.image.height) / 1e6
@@ -109,7 +112,7 @@ struct Bench: AsyncParsableCommand {
             return medians
         }
         print("\(description), \(threads) thread(s), median of \(iterations)")
-        let baseline = medians["decode (baseline)"] ?? 1
+        let baseline = medians[Self.decodeStage] ?? 1
         for (name, _) in stages {
             let value = medians[name] ?? 0
             print("  " + Self.padded(name) + String(format: " %8.1f ms  %5.2fx decode", value, value / baseline))
@@ -120,8 +123,8 @@ struct Bench: AsyncParsableCommand {
         if isReset {
             print(
                 String(
-                    format: "  peak RSS %.0f MB (%@; the process, over every stage timed: %.0f MB)", peak,
-                    (detectOnly ? "decoding and detection" : "load to pages") as NSString, processPeak))
+                    format: "  peak RSS %.0f MB (while %@ ran; over every stage timed on this photo: %.0f MB)", peak,
+                    (detectOnly ? "decoding and detection" : "the pipeline") as NSString, photoPeak))
         } else {
             print(String(format: "  peak RSS %.0f MB (the process, over every stage timed)", peak))
         }
@@ -132,6 +135,9 @@ struct Bench: AsyncParsableCommand {
     static func padded(_ name: String) -> String {
         name.count >= 26 ? name : name + String(repeating: " ", count: 26 - name.count)
     }
+
+    /// The stage that decodes the photo alone: the baseline the other stages are compared with.
+    static let decodeStage = "decode (baseline)"
 
     /// The stage that runs the whole pipeline, from the JPEG's bytes to finished pages.
     static let pipelineStage = "pipeline (load to pages)"
