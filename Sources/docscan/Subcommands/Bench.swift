@@ -37,22 +37,34 @@ struct Bench: AsyncParsableCommand {
 
     func run() async throws {
         Runtime.limitThreads(to: threads)
-        var detections: [(photo: String, median: Double)] = []
+        var figures: [(photo: String, medians: [String: Double], peak: Double)] = []
         for photo in PhotoList.expand(photos) {
-            let medians = try measure(photo)
-            detections.append((photo, medians["detect"] ?? 0))
+            let measured = try measure(photo)
+            figures.append((photo, measured.medians, measured.peak))
         }
-        guard detections.count > 1, !json else { return }
-        let sorted = detections.sorted { $0.median < $1.median }
-        let slowest = sorted[sorted.count - 1]
-        print(
-            String(
-                format: "detect over %d photos: median %.1f ms, slowest %.1f ms (%@)", sorted.count,
-                sorted[sorted.count / 2].median, slowest.median, slowest.photo as NSString))
+        guard figures.count > 1, !json else { return }
+        // Over the photos: the median and the slowest of their medians.
+        func summary(of stage: String, as label: String) -> String {
+            let sorted = figures.map { (photo: $0.photo, median: $0.medians[stage] ?? 0) }
+                .sorted { $0.median < $1.median }
+            let slowest = sorted[sorted.count - 1]
+            return String(
+                format: "%@ over %d photos: median %.1f ms, slowest %.1f ms (%@)", label as NSString, sorted.count,
+                sorted[sorted.count / 2].median, slowest.median, slowest.photo as NSString)
+        }
+        if !detectOnly {
+            let peaks = figures.map(\.peak).sorted()
+            let memory = String(
+                format: "; peak RSS while it ran: median %.0f MB, most %.0f MB", peaks[peaks.count / 2],
+                peaks[peaks.count - 1])
+            print(summary(of: Self.pipelineStage, as: "pipeline") + memory)
+        }
+        print(summary(of: "detect", as: "detect"))
     }
 
-    /// Times the stages on `photo`, prints their medians and returns them by stage name.
-    private func measure(_ photo: String) throws -> [String: Double] {
+    /// Times the stages on `photo`, prints their medians and returns them by stage name, with the peak resident memory
+    /// (MB) while the pipeline ran (decoding and detection, with `--detect-only`).
+    private func measure(_ photo: String) throws -> (medians: [String: Double], peak: Double) {
         // This photo's peak memory only: the high-water mark starts again at each photo.
         ResidentMemory.resetPeak(handingBackFreedMemory: true)
         let data = try ImageLoader.contents(of: URL(fileURLWithPath: photo))
@@ -109,7 +121,7 @@ struct Bench: AsyncParsableCommand {
             object["megapixels"] = Double(loaded.image.width * loaded.image.height) / 1e6
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
-            return medians
+            return (medians, peak)
         }
         print("\(description), \(threads) thread(s), median of \(iterations)")
         let baseline = medians[Self.decodeStage] ?? 1
@@ -128,7 +140,7 @@ struct Bench: AsyncParsableCommand {
         } else {
             print(String(format: "  peak RSS %.0f MB (the process, over every stage timed)", peak))
         }
-        return medians
+        return (medians, peak)
     }
 
     /// `name` padded with spaces to the width of the stage column.
