@@ -681,10 +681,12 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
                 return end;
             };
             const int edge = stepEnd(step);
-            // Whether the brightness from column `from` to `to` (excluded) keeps within 12 levels: paper in shade.
-            const auto isLevel = [&](int from, int to) {
+            // The lowest brightness from column `from` to `to` (excluded) when it keeps within 12 levels there (paper
+            // in shade), else nothing.
+            const auto levelFloor = [&](int from, int to) -> std::optional<double> {
                 const auto [low, high] = std::minmax_element(brightness.begin() + from, brightness.begin() + to);
-                return *high - *low <= 12;
+                if (*high - *low > 12) return std::nullopt;
+                return static_cast<double>(*low);
             };
             // Unless the last rise is a shadow's edge across the page's end (a hand's, seed 147000 spread-06): an
             // earlier rise leads to paper in shade, level (within 12 levels) for a quarter of the reach or more and
@@ -696,9 +698,7 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
                 const int shaded = stepEnd(i);
                 if (step - shaded < std::max(3, reach / 4)) break;
                 // (Up to the shadow's soft edge, which starts to rise a few columns before its step.)
-                if (isLevel(shaded, step - 2) &&
-                    *std::min_element(brightness.begin() + shaded, brightness.begin() + step - 2) >= 0.6 * paper)
-                    return shaded;
+                if (const auto floor = levelFloor(shaded, step - 2); floor && *floor >= 0.6 * paper) return shaded;
             }
             if (x < reach) return std::min(edge, x);
             // A page shaded all along this side (the far page of a spread, darker than the near one, or a page whose
@@ -709,7 +709,7 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             // where no border was found on any side.)
             const int flat = std::max(3, reach / 10);
             if (edge + flat >= static_cast<int>(brightness.size()) || brightness[edge] < paper - 40) return -1;
-            return isLevel(edge, edge + flat + 1) ? edge : -1;
+            return levelFloor(edge, edge + flat + 1) ? edge : -1;
         };
         cv::Mat left = small, top, right, bottom;
         cv::rotate(small, top, cv::ROTATE_90_COUNTERCLOCKWISE);   // the top edge becomes the left one

@@ -424,9 +424,9 @@ struct PageReader {
         -> [RecognizedBlock]
     {
         guard let glyphHeight else { return blocks }
-        let reader = RuleLineReader(pixels: pixels, glyphHeight: glyphHeight)
-        let blocks = RuleLineReader.replacingMisreadRules(blocks, reader: reader, region: region, allowed: isAllowed)
-        let rules = reader.rules(avoiding: blocks.flatMap(\.lines), in: region).filter { isAllowed($0.character) }
+        let blocks = withMisreadRulesReplaced(blocks, pixels: pixels, glyphHeight: glyphHeight, region: region)
+        let rules = RuleLineReader(pixels: pixels, glyphHeight: glyphHeight)
+            .rules(avoiding: blocks.flatMap(\.lines), in: region).filter { isAllowed($0.character) }
         return rules.isEmpty ? blocks : RuleLineReader.adding(rules, to: blocks)
     }
 
