@@ -65,14 +65,43 @@ struct RuleLineReader {
     /// its median, at most. Those rules measured 0.09-0.2.
     static let mostMarkSpread = 0.35
 
+    /// How much of the page's width a row of marks across the page covers, at least: the share of the grid's cells
+    /// across the page (or the region read) that the row holds. The separator rows of the receipts of seeds
+    /// 155000-169000 (2-3 MP) that blur had joined past ``mostJoinedInLongRow`` held 0.81-0.91 of their cells;
+    /// periodic bands that were no rule (a form's fields and lines, a card number's asterisks) 0.55 at most.
+    static let leastRowCover = 0.75
+    /// How joined the marks of a row across the page may be: those rows measured 0.21-0.48, the no-rule bands
+    /// covering half the page or less up to 0.56.
+    static let mostJoinedAcrossPage = 0.5
+    /// The thinnest band, as a share of the characters' height, that may be a row across the page: the edge of the
+    /// paper, a pixel thick, can pass for a row of alike marks (seed 169000 receipt-01, 0.09).
+    static let thinnestRowAcrossPage = 0.2
+
     /// Whether marks of the darkness `marks` in a band of `bars` bars and `thickness` pixels make a long row of alike
     /// marks: ``longRow`` of them or more, two bars (equals signs) or one as thin as a dash's (``dashBar``), their
     /// darkness alike (``mostMarkSpread``).
     func isLongRowOfAlikeMarks(_ marks: [Double], bars: Int, thickness: Double) -> Bool {
         guard marks.count >= Self.longRow, bars == 2 || thickness <= Self.dashBar * glyphHeight else { return false }
+        return Self.areAlike(marks)
+    }
+
+    /// Whether marks of the darkness `marks`, `cells` cells of the grid across the band, make a row across the
+    /// page: ``longRow`` of them or more, alike (``mostMarkSpread``), filling ``leastRowCover`` of the cells, in a
+    /// band at least ``thinnestRowAcrossPage`` of the characters' height thick. A receipt prints its separators
+    /// across its whole width; blur joins a small receipt's equals signs (their two bars into one band too) past
+    /// what tells marks apart elsewhere, but a band of print or a form's line does not repeat that steadily across
+    /// the page.
+    func isRowAcrossPage(_ marks: [Double], cells: Int, thickness: Double) -> Bool {
+        marks.count >= Self.longRow && Double(marks.count) >= Self.leastRowCover * Double(cells)
+            && thickness >= Self.thinnestRowAcrossPage * glyphHeight && Self.areAlike(marks)
+    }
+
+    /// Whether marks are alike in darkness: their interquartile range at most ``mostMarkSpread`` of their median.
+    static func areAlike(_ marks: [Double]) -> Bool {
+        guard !marks.isEmpty else { return false }
         let sorted = marks.sorted()
         let median = sorted[sorted.count / 2]
-        return median > 0 && sorted[3 * sorted.count / 4] - sorted[sorted.count / 4] <= Self.mostMarkSpread * median
+        return median > 0 && sorted[3 * sorted.count / 4] - sorted[sorted.count / 4] <= mostMarkSpread * median
     }
 
     /// The rules in `region` (or the whole page) that do not overlap any of `lines`.
@@ -224,7 +253,8 @@ struct RuleLineReader {
         // Marks joined more than ``mostJoined`` (blur half filling the gaps between equals signs) still count when the
         // runs of ink at the fixed level part into a steady stretch of marks inside the row (`steady`): the
         // grid then counts the whole row, faded marks and all, where the stretch stops at the first one. So do the
-        // marks of a long row of alike marks (``longRow``, ``isLongRowOfAlikeMarks``), up to ``mostJoinedInLongRow``.
+        // marks of a long row of alike marks (``longRow``, ``isLongRowOfAlikeMarks``), up to ``mostJoinedInLongRow``,
+        // and of a row across the page (``isRowAcrossPage(_:cells:thickness:)``), up to ``mostJoinedAcrossPage``.
         let joinedMedian = joined[joined.count / 2]
         if joinedMedian > Self.mostJoined {
             let steadyInside =
@@ -233,11 +263,13 @@ struct RuleLineReader {
                         && $0.box.maxX <= Double(left) + centres[best.upperBound - 1] + pitch
                 } ?? false
             // (Not where the steady stretch holds more marks than the grid's row: it is then the better count.)
-            let longRow =
-                isLongRowOfAlikeMarks(best.map { markDarkness[$0] }, bars: bars, thickness: Double(bottom - top + 1))
-                && (steady?.marks.count ?? 0) <= best.count
+            let thickness = Double(bottom - top + 1), rowMarks = best.map { markDarkness[$0] }
+            let gridCountsMore = (steady?.marks.count ?? 0) <= best.count
+            let longRow = isLongRowOfAlikeMarks(rowMarks, bars: bars, thickness: thickness) && gridCountsMore
+            let acrossPage = isRowAcrossPage(rowMarks, cells: centres.count, thickness: thickness) && gridCountsMore
             guard (steadyInside && joinedMedian <= Self.mostJoinedWhenSteady)
                 || (longRow && joinedMedian <= Self.mostJoinedInLongRow)
+                || (acrossPage && joinedMedian <= Self.mostJoinedAcrossPage)
             else { return nil }
         }
 
