@@ -928,12 +928,18 @@ struct PageReader {
     /// no less confidence (``characterConfidence(_:)``). A reading of nothing has no evidence against it, yet it is no
     /// sign that the page is turned: a card read upright as mostly unsure words must not lose to the empty reading of
     /// it upside down. Nor is a reading of fewer unsure words, which costs less evidence: when both readings are
-    /// nonsense, Tesseract is no surer of either's characters (a blurred form upside down, 0.14 against 0.15).
+    /// nonsense, Tesseract is no surer of either's characters (a blurred form upside down, 0.14 against 0.15). But a
+    /// turn that reads twice the text of a kept reading that itself made sense (positive evidence) wins on its
+    /// evidence alone: a page lying a quarter turn wrong, whose first lines Tesseract read sideways as they stand
+    /// (seed 171000 card-04 under `fast`: three lines at turn 0, all eight, a little less surely, at three quarters).
     static func turnedReadingWins(_ turned: [RecognizedBlock], over kept: [RecognizedBlock]) -> Bool {
         let characters = lettersAndDigits(turned.flatMap(\.lines).flatMap(\.words))
-        return characters >= max(5, lettersAndDigits(kept.flatMap(\.lines).flatMap(\.words)) / 4)
-            && clearlyBetter(evidence(turned), than: evidence(kept))
-            && characterConfidence(turned) >= characterConfidence(kept)
+        let keptCharacters = lettersAndDigits(kept.flatMap(\.lines).flatMap(\.words))
+        let keptEvidence = evidence(kept)
+        return characters >= max(5, keptCharacters / 4)
+            && clearlyBetter(evidence(turned), than: keptEvidence)
+            && (characterConfidence(turned) >= characterConfidence(kept)
+                || (keptEvidence > 0 && characters >= 2 * keptCharacters))
     }
 
     /// The confidence of a reading's characters: its words' confidences weighted by their lengths (0 for a reading of
@@ -959,11 +965,14 @@ struct PageReader {
 
     /// The turns worth trying. Lines that run across the page leave only upside down: Tesseract's layout analysis
     /// finds lines that run down the page and reads them turned one way itself, so a quarter turn reads like no turn
-    /// and three quarters like a half turn. When the lines found stand upright, a quarter turn either way too.
+    /// and three quarters like a half turn. When the lines found stand upright, a quarter turn either way too; and so
+    /// when no line was found, which says nothing of the way the print runs: `fast` read seed 171000 card-04, a dark
+    /// card the scanner had turned a quarter the wrong way, as nothing at its reading size, and with only the half
+    /// turn tried gave no text where the three-quarter turn reads it all.
     static func turnsToTry(_ blocks: [RecognizedBlock]) -> [Int] {
         let lines = blocks.flatMap(\.lines)
         let standing = lines.filter { $0.box.height > 1.5 * $0.box.width }.count
-        return standing * 2 > lines.count ? [1, 3, 2] : [2]
+        return lines.isEmpty || standing * 2 > lines.count ? [1, 3, 2] : [2]
     }
 
     /// Boxes read on an image turned by `quarterTurns` (now `width` × `height`) mapped back to the unturned image.

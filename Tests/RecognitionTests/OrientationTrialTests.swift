@@ -16,10 +16,12 @@ struct OrientationTrialTests {
         return [RecognizedBlock(box: Rect(x: 0, y: 0, width: 1000, height: 1000), lines: lines)]
     }
 
-    @Test("Lines running across leave only the half turn; standing lines add both quarter turns")
+    @Test("Lines running across leave only the half turn; standing lines, or none, add both quarter turns")
     func turns() {
         #expect(PageReader.turnsToTry(Self.block([(400, 20), (380, 22), (30, 25)])) == [2])
         #expect(PageReader.turnsToTry(Self.block([(20, 400), (22, 380), (400, 20)])) == [1, 3, 2])
+        #expect(PageReader.turnsToTry(Self.block([])) == [1, 3, 2])
+        #expect(PageReader.turnsToTry([]) == [1, 3, 2])
     }
 
     @Test("A turn wins by 30% of the kept reading's evidence and at least two characters")
@@ -62,6 +64,30 @@ struct OrientationTrialTests {
         #expect(PageReader.characterConfidence(turned) < PageReader.characterConfidence(upright))
         #expect(!PageReader.turnedReadingWins(turned, over: upright))
         #expect(PageReader.characterConfidence([]) == 0)
+    }
+
+    @Test("A turn that reads twice the text of a sensible reading wins, though a little less surely")
+    func twiceTheTextWins() {
+        // Seed 171000 card-04 under `fast`, lying a quarter turn wrong: at turn 0 Tesseract read its first three lines
+        // sideways, surely; at three quarters it read all eight, a few characters wrong.
+        let sideways = ReadingChoiceTests.reading([
+            ("Claire", 0.95), ("Collina", 0.9), ("Chief", 0.95), ("Executive", 0.95), ("Officer", 0.95),
+            ("Silverline", 0.95), ("Software", 0.95),
+        ])
+        let turned = ReadingChoiceTests.reading([
+            ("Claire", 0.93), ("Collina", 0.88), ("Chlet", 0.6), ("Executive", 0.93), ("Officer", 0.93),
+            ("Silverline", 0.93), ("Software", 0.93), ("Tel", 0.9), ("(490)", 0.85), ("699-4574", 0.85),
+            ("Clalre.collins@silverlinesoftware.co.uk", 0.7), ("191", 0.9), ("High", 0.93), ("Street", 0.93),
+            ("Denver,", 0.9), ("CO", 0.9), ("80202", 0.9), ("www.silverlinesofiware.co.uk", 0.75),
+        ])
+        #expect(PageReader.evidence(sideways) > 0)
+        #expect(PageReader.characterConfidence(turned) < PageReader.characterConfidence(sideways))
+        #expect(PageReader.turnedReadingWins(turned, over: sideways))
+        // Not over a reading of nonsense, however much more the turn reads (``fewerUnsureWordsLose``'s rule stands).
+        let nonsense = ReadingChoiceTests.reading(Array(repeating: ("Wenn", 0.24), count: 5))
+        let moreNonsense = ReadingChoiceTests.reading(Array(repeating: ("uaM", 0.2), count: 12) + [("Tel", 0.75)])
+        #expect(PageReader.evidence(nonsense) <= 0)
+        #expect(!PageReader.turnedReadingWins(moreNonsense, over: nonsense))
     }
 
     @Test("A few confident words from a page full of print is a poor reading: it may be upside down")
