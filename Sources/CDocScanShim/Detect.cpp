@@ -1579,14 +1579,16 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 // A paper inside a chosen outline that adds only desk round it (cells of a checked cloth outlined
                 // more crisply than a defocused page's edge) is the document.
                 swallowed.push_back(i);
-            } else if (candidate.area < chosen[i].area && chosen[i].area <= 1.25 * candidate.area &&
+            } else if (candidate.area < chosen[i].area && chosen[i].area <= 4 * candidate.area &&
                        shared >= 0.85 * candidate.area && candidate.score >= chosen[i].score - 0.05 &&
                        (isSurface(measured(chosen[i].quad, candidate.quad), chosen[i].quad, candidate.quad) ||
                         isShadowAround(views, detail, chosen[i].quad, candidate.quad))) {
-                // The same judgement the other way round: a near twin chosen first, for being larger and as well
+                // The same judgement the other way round: an outline chosen first, for being larger and as well
                 // supported, gives way to the smaller one inside it when the strip it adds is the surface or a
                 // shadow on it (the grey side of a book's page block along its pages, a row of a cloth's squares
-                // past a page's top), across which it could not have replaced the smaller one had that come first.
+                // past a page's top, the white squares of a gingham beside a card), across which it could not have
+                // replaced the smaller one had that come first. Up to four times the smaller one's area: beyond
+                // that it frames it.
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && shared >= 0.6 * candidate.area &&
                        candidate.score >= chosen[i].score - 0.1 && borrowsEdgeAcrossDesk(chosen[i], candidate)) {
