@@ -1383,6 +1383,10 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
     std::sort(candidates.begin(), candidates.end(), [](const Candidate &a, const Candidate &b) {
         return a.score != b.score ? a.score > b.score : a.area > b.area;
     });
+    const size_t framesOnEntry = frames ? frames->size() : 0;
+    // Outlines chosen first that gave way to a smaller one inside them across a strip of surface (see below): no
+    // document, but while chosen they had turned away the outlines that overlapped them.
+    std::vector<Quad> reachingOntoSurface;
     // A shadow on the desk with a document lying in it (a phone's hard shadow on a pale desk, a card inside it) is
     // outlined as crisply as the document, and being larger it comes first; were it kept, the document could not
     // replace it (it holds the card's print, so `isShadow` does not call it a shadow). It is passed over when an
@@ -1589,6 +1593,9 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
                 // past a page's top, the white squares of a gingham beside a card), across which it could not have
                 // replaced the smaller one had that come first. Up to four times the smaller one's area: beyond
                 // that it frames it.
+                if (chosen[i].area > 1.25 * candidate.area &&
+                    isSurface(measured(chosen[i].quad, candidate.quad), chosen[i].quad, candidate.quad))
+                    reachingOntoSurface.push_back(chosen[i].quad);
                 swallowed.push_back(i);
             } else if (candidate.area < chosen[i].area && shared >= 0.6 * candidate.area &&
                        candidate.score >= chosen[i].score - 0.1 && borrowsEdgeAcrossDesk(chosen[i], candidate)) {
@@ -1626,6 +1633,16 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
             chosen.erase(chosen.begin() + *it);
         }
         chosen.push_back(std::move(replacing));
+    }
+    if (!reachingOntoSurface.empty()) {
+        // The choice is made again without them: an outline they turned away may be the document (a receipt's own
+        // outline, turned away by one reaching past its end onto the cloth, before a part of it inside that one
+        // showed the cloth). Each round drops at least one outline, so the rounds end.
+        candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const Candidate &c) {
+            return std::find(reachingOntoSurface.begin(), reachingOntoSurface.end(), c.quad) != reachingOntoSurface.end();
+        }), candidates.end());
+        if (frames) frames->resize(framesOnEntry);
+        return select(std::move(candidates), detail, views, minScore, isShadow, frames);
     }
     return chosen;
 }
