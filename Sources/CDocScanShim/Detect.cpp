@@ -1389,8 +1389,8 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
     // How many times the area of an outline inside it a larger one chosen first may be and still give way to it
     // across a strip of surface (see below).
     const double reachOntoCloth = views.texture.empty() ? 1.25 : 4.0;
-    // Outlines chosen first that gave way to a smaller one inside them across a strip of surface (see below): no
-    // document, but while chosen they had turned away the outlines that overlapped them.
+    // Outlines chosen first that gave way to a smaller one inside them across a strip of surface or shadow, beyond
+    // near twins (see below): no document, but while chosen they had turned away the outlines that overlapped them.
     std::vector<Quad> reachingOntoSurface;
     // A shadow on the desk with a document lying in it (a phone's hard shadow on a pale desk, a card inside it) is
     // outlined as crisply as the document, and being larger it comes first; were it kept, the document could not
@@ -1641,9 +1641,9 @@ std::vector<Candidate> select(std::vector<Candidate> candidates, const cv::Mat &
     if (!reachingOntoSurface.empty() && !choosingAgain) {
         // The choice is made again without them: an outline they turned away may be the document (a receipt's own
         // outline, turned away by one reaching past its end onto the cloth, before a part of it inside that one
-        // showed the cloth). Once: the photos this helped needed no more, and a form on a woven cloth ringed by
-        // outlines of its squares took ten more rounds to change nothing (seed 135000 form-05: 46 ms with none, 67
-        // with all, 55 with one).
+        // showed the cloth). Once: the photos this helped needed no more, and when the wider reach applied on every
+        // surface, a form on a cloth ringed by outlines of its squares took ten more rounds to change nothing (seed
+        // 135000 form-05: 46 ms with none, 67 with all, 55 with one).
         candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const Candidate &c) {
             return std::find(reachingOntoSurface.begin(), reachingOntoSurface.end(), c.quad) != reachingOntoSurface.end();
         }), candidates.end());
