@@ -52,28 +52,66 @@ struct BlockOrder {
     /// and the values beside them, a receipt's items and the prices beside them. Tesseract reads such columns one after
     /// the other ("Full name", "Date of birth", then "Sophie Hughes", "13/01/1956"), which puts every value as far
     /// from its label as the column is long. Two blocks are taken for such columns when one is at most half as wide as
-    /// the other (a page's two columns of prose are alike in width), and each of that narrower block's lines, two or
-    /// more, shares its row with exactly one line of the other (their spans down the page overlap by more than half
-    /// the shorter line's height) and no two of them with the same one. Its lines then join the other block's, each
-    /// beside its partner (left to right), in the place of whichever block came first.
+    /// the other (a page's two columns of prose are alike in width), or both hold short lines (``holdsFields(_:)``: a
+    /// form's labels and its values are often alike in width) and each line of the one lies wholly beside its partner
+    /// in the other; and each of that one block's lines, two or more, shares its row with exactly one line of the other
+    /// (their spans down the page overlap by more than half the shorter line's height) and no two of them with the
+    /// same one. Its lines then join the other block's, each beside its partner (left to right), in the place of
+    /// whichever block came first. A run of blocks of one line each stacked down one column (``columnRuns(_:)``: a
+    /// form's labels read each as a block of its own) counts as one block here, and stays as it was when it pairs with
+    /// none.
     static func pairingRows(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
-        var blocks = withSingleLinesPaired(blocks)
+        // Each unit: the block that is paired, and the blocks it stands for while it pairs with none.
+        var units = columnRuns(withSingleLinesPaired(blocks))
         var merged = true
         while merged {
             merged = false
-            search: for i in blocks.indices {
-                for j in blocks.indices where j != i {
-                    if let rows = Self.rows(ofNarrow: blocks[j], beside: blocks[i]) {
+            search: for i in units.indices {
+                for j in units.indices where j != i {
+                    if let rows = Self.rows(ofNarrow: units[j].block, beside: units[i].block) {
                         // In the place of whichever of the two came first.
-                        blocks[min(i, j)] = rows
-                        blocks.remove(at: max(i, j))
+                        units[min(i, j)] = (rows, [rows])
+                        units.remove(at: max(i, j))
                         merged = true
                         break search
                     }
                 }
             }
         }
-        return blocks
+        return units.flatMap(\.parts)
+    }
+
+    /// `blocks` as units for ``pairingRows(_:)``: each run of two or more consecutive blocks of one line each, every
+    /// line below the one before and starting within a line's height of the run's first across the page (a column of
+    /// a form's labels, or of its values), joined into one block; every other block on its own.
+    static func columnRuns(_ blocks: [RecognizedBlock]) -> [(block: RecognizedBlock, parts: [RecognizedBlock])] {
+        var units: [(block: RecognizedBlock, parts: [RecognizedBlock])] = []
+        var run: [RecognizedBlock] = []
+        func close() {
+            if run.count >= 2, let box = Rect(enclosing: run.map(\.box)) {
+                units.append((RecognizedBlock(box: box, lines: run.flatMap(\.lines)), run))
+            } else {
+                units += run.map { ($0, [$0]) }
+            }
+            run = []
+        }
+        for block in blocks {
+            guard block.lines.count == 1 else {
+                close()
+                units.append((block, [block]))
+                continue
+            }
+            if let first = run.first?.lines[0].box, let last = run.last?.lines[0].box {
+                let line = block.lines[0].box
+                let stacked =
+                    line.minY >= last.minY + 0.5 * last.height
+                    && abs(line.minX - first.minX) <= max(line.height, first.height)
+                if !stacked { close() }
+            }
+            run.append(block)
+        }
+        close()
+        return units
     }
 
     /// The lines of a till receipt's `blocks` as one block read row by row: top to bottom, and left to right along
@@ -128,8 +166,8 @@ struct BlockOrder {
 
     /// `blocks` with each run of blocks of one line each that reads a column of rows and then the column beside it
     /// (k blocks, two or more, then k more, the m-th of the second sharing its row with the m-th of the first and with
-    /// no other, each column wholly on one side of the other) read row by row instead: a form's labels and the values
-    /// beside them, each its own block.
+    /// no other, each column wholly on one side of the other, their lines short: ``holdsFields(_:)``) read row by row
+    /// instead: a form's labels and the values beside them, each its own block.
     static func withSingleLinesPaired(_ blocks: [RecognizedBlock]) -> [RecognizedBlock] {
         var blocks = blocks
         var start = 0
@@ -137,7 +175,9 @@ struct BlockOrder {
             var paired = false
             for k in stride(from: (blocks.count - start) / 2, through: 2, by: -1) {
                 let first = Array(blocks[start..<start + k]), second = Array(blocks[start + k..<start + 2 * k])
-                guard (first + second).allSatisfy({ $0.lines.count == 1 }) else { continue }
+                guard (first + second).allSatisfy({ $0.lines.count == 1 }),
+                    holdsFields(RecognizedBlock(box: first[0].box, lines: (first + second).map(\.lines[0])))
+                else { continue }
                 let a = first.map(\.lines[0].box), b = second.map(\.lines[0].box)
                 let leftFirst = a[0].maxX <= b[0].minX
                 let inRows = (0..<k).allSatisfy { m in
@@ -162,12 +202,16 @@ struct BlockOrder {
         guard narrow.lines.count >= 2,
             let narrowExtent = Rect(enclosing: narrow.lines.map(\.box)),
             let wideExtent = Rect(enclosing: wide.lines.map(\.box)),
-            narrowExtent.width <= 0.5 * wideExtent.width
+            case let isNarrower = narrowExtent.width <= 0.5 * wideExtent.width,
+            isNarrower || (holdsFields(narrow) && holdsFields(wide))
         else { return nil }
         var partner: [Int] = []
         for line in narrow.lines {
             let mates = wide.lines.indices.filter { sharesRow(wide.lines[$0].box, line.box) }
             guard mates.count == 1, !partner.contains(mates[0]) else { return nil }
+            // Columns alike in width are the halves of rows only when each line lies wholly beside its partner.
+            let mate = wide.lines[mates[0]].box
+            guard isNarrower || line.box.maxX <= mate.minX || mate.maxX <= line.box.minX else { return nil }
             partner.append(mates[0])
         }
         var lines: [RecognizedLine] = []
@@ -183,6 +227,19 @@ struct BlockOrder {
         rows.lines = lines
         rows.box = Rect(enclosing: [wide.box, narrow.box]) ?? wide.box
         return rows
+    }
+
+    /// The most words a block's lines may hold on average for the block to be a column of a form's labels or of the
+    /// values beside them, whatever its width: a column of prose holds five words a line or more, and two such
+    /// columns of about one width are never paired.
+    static let fieldWordsPerLine = 3.0
+
+    /// Whether `block`'s lines are short enough to be a column of labels or of the values beside them
+    /// (``fieldWordsPerLine``).
+    static func holdsFields(_ block: RecognizedBlock) -> Bool {
+        guard !block.lines.isEmpty else { return false }
+        let words = block.lines.reduce(0) { $0 + $1.text.split(separator: " ").count }
+        return Double(words) <= fieldWordsPerLine * Double(block.lines.count)
     }
 
     /// Whether a block of extent `upper` must come before one of extent `lower`: they share a column, do not share
