@@ -123,8 +123,8 @@ struct BlockOrderTests {
         // The shape of seed 175000 form-02: each label, a section's heading and each value a block of its own, the
         // labels read before the values (40.1% CER; 6.5% row by row). The values are about as wide as the labels.
         let labels = [
-            ("1. Personal details", 199.0, 370.0, 355.0), ("Full name", 196, 483, 161), ("Date of birth", 196, 633, 213),
-            ("Telephone", 194, 787, 180), ("Email address", 195, 930, 233), ("2. Address", 194, 1097, 207),
+            ("1. Personal details", 199.0, 370.0, 355.0), ("Full name", 196, 483, 161),
+            ("Date of birth", 196, 633, 213), ("Telephone", 194, 787, 180), ("Email address", 195, 930, 233), ("2. Address", 194, 1097, 207),
         ]
         let values = [
             ("DANIEL FISCHER", 703.0, 481.0, 351.0), ("14/02/1950", 707, 631, 200), ("+44 72 224 5541", 714, 784, 296),
