@@ -102,4 +102,43 @@ struct OrientationTrialTests {
         let upright = ReadingChoiceTests.reading(Array(repeating: ("BUTTER", 0.9), count: 60))
         #expect(!PageReader.isPoor(upright, marksOnPage: 400))
     }
+
+    /// A reading of one word a line, each line's box standing (20 × 120) or lying (120 × 20).
+    static func lines(_ words: [(String, Double)], standing: Bool) -> [RecognizedBlock] {
+        let lines = words.enumerated().map { i, word in
+            let box =
+                standing
+                ? Rect(x: 1000 - Double(i) * 30, y: 10, width: 20, height: 120)
+                : Rect(x: 10, y: Double(i) * 30, width: 120, height: 20)
+            let confidence = Confidence(value: word.1, native: word.1 * 100)
+            return RecognizedLine(
+                text: word.0, confidence: confidence, box: box,
+                words: [RecognizedWord(text: word.0, confidence: confidence, box: box)])
+        }
+        return [RecognizedBlock(box: Rect(x: 0, y: 0, width: 1100, height: 1100), lines: lines)]
+    }
+
+    @Test("A reading whose lines stand is sideways, and a quarter turn whose lines lie, as sure, puts it right")
+    func sidewaysReadingTurned() {
+        // Seed 175000 receipt-04, left lying by the scanner: Tesseract read every line down the page, surely, bottom to
+        // top (77.8% CER); turned a quarter the right way it reads them across, as surely, in order (1.9%).
+        let receipt = [("MAIN", 0.93), ("STREET", 0.92), ("DELI", 0.9), ("Boston,", 0.88), ("EGGS", 0.91)]
+        let sideways = Self.lines(receipt, standing: true)
+        #expect(PageReader.readsSideways(sideways))
+        #expect(!PageReader.readsSideways(Self.lines(receipt, standing: false)))
+        // Two standing lines are too few to say; a page of lying lines with a few standing ones is not sideways.
+        #expect(!PageReader.readsSideways(Self.lines(Array(receipt.prefix(2)), standing: true)))
+        #expect(!PageReader.readsSideways(Self.lines(Array(receipt.prefix(2)), standing: true) + Self.lines(receipt, standing: false)))
+        // Not clearly better, so only the sideways rule turns it.
+        let across = Self.lines(receipt.map { ($0.0, $0.1 - 0.02) }, standing: false)
+        #expect(!PageReader.turnedReadingWins(across, over: sideways))
+        #expect(PageReader.turnedReadingLiesAcross(across, whereKeptStands: sideways))
+        // The other quarter turn is upside down: its lines lie too, but hold noise.
+        let upsideDown = Self.lines([("IHCI", 0.3), ("'LL3EH", 0.2), ("NIVW", 0.25), ("'uotsog", 0.2)], standing: false)
+        #expect(!PageReader.turnedReadingLiesAcross(upsideDown, whereKeptStands: sideways))
+        // A kept reading that lies across is never turned this way.
+        #expect(!PageReader.turnedReadingLiesAcross(across, whereKeptStands: Self.lines(receipt, standing: false)))
+        // Nor by a turned reading that still stands.
+        #expect(!PageReader.turnedReadingLiesAcross(sideways, whereKeptStands: sideways))
+    }
 }
