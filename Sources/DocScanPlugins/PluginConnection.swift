@@ -29,6 +29,7 @@ final class PluginConnection: @unchecked Sendable {
     private var waiter: (token: UInt64, deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Event, Never>)?
     private var nextToken: UInt64 = 0
     private var errorTail = Data()
+    private var errorsEnded = false
 
     /// The most stderr kept, from its end.
     static let errorTailBytes = 2000
@@ -104,8 +105,13 @@ final class PluginConnection: @unchecked Sendable {
         }
     }
 
-    /// The last lines the plugin wrote to stderr, trimmed.
-    var errorOutput: String {
+    /// The last lines the plugin wrote to stderr, trimmed, once the stream has ended or `wait` has passed: a plugin's
+    /// last words reach the reader thread after its exit is seen, and a fixed pause missed them on a busy machine.
+    func errorOutput(within wait: Duration) async -> String {
+        let end = ContinuousClock.now + wait
+        while !lock.withLock({ errorsEnded }) && ContinuousClock.now < end {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         let tail = lock.withLock { errorTail }
         return String(decoding: tail, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -202,6 +208,7 @@ final class PluginConnection: @unchecked Sendable {
             }
         }
         try? handle.close()
+        lock.withLock { errorsEnded = true }
     }
 }
 

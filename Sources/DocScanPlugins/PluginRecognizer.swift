@@ -265,10 +265,9 @@ actor PluginHost {
     private func failure(_ connection: PluginConnection, _ what: String) async -> RecognitionError {
         connection.kill()
         if self.connection === connection { self.connection = nil }
-        // Give the stderr reader a moment to collect the plugin's last words.
-        _ = await connection.exitStatus(within: .milliseconds(200))
-        try? await Task.sleep(for: .milliseconds(20))
-        let stderr = connection.errorOutput
+        // The plugin is killed: its stderr ends as soon as the reader has drained it (a child it left holding the
+        // pipe open is waited for a second at most).
+        let stderr = await connection.errorOutput(within: .seconds(1))
         let tail = stderr.isEmpty ? "" : "; its stderr ends: \(Self.excerpt(stderr, last: true))"
         return .engineFailure("plugin '\(manifest.id)' \(what)\(tail)")
     }
