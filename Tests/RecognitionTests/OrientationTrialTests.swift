@@ -103,19 +103,17 @@ struct OrientationTrialTests {
         #expect(!PageReader.isPoor(upright, marksOnPage: 400))
     }
 
-    /// A reading of one word a line, each line's box standing (20 × 120) or lying (120 × 20).
+    /// A reading of one word a line (``ReadingChoiceTests/reading(_:)``, whose lines lie: 100 × 20), each line's box
+    /// standing (20 × 120) instead when `standing`.
     static func lines(_ words: [(String, Double)], standing: Bool) -> [RecognizedBlock] {
-        let lines = words.enumerated().map { i, word in
-            let box =
-                standing
-                ? Rect(x: 1000 - Double(i) * 30, y: 10, width: 20, height: 120)
-                : Rect(x: 10, y: Double(i) * 30, width: 120, height: 20)
-            let confidence = Confidence(value: word.1, native: word.1 * 100)
-            return RecognizedLine(
-                text: word.0, confidence: confidence, box: box,
-                words: [RecognizedWord(text: word.0, confidence: confidence, box: box)])
+        var blocks = ReadingChoiceTests.reading(words)
+        guard standing else { return blocks }
+        for i in blocks[0].lines.indices {
+            let box = Rect(x: 1000 - Double(i) * 30, y: 10, width: 20, height: 120)
+            blocks[0].lines[i].box = box
+            blocks[0].lines[i].words[0].box = box
         }
-        return [RecognizedBlock(box: Rect(x: 0, y: 0, width: 1100, height: 1100), lines: lines)]
+        return blocks
     }
 
     @Test("A reading whose lines stand is sideways, and a quarter turn whose lines lie, as sure, puts it right")
