@@ -176,7 +176,7 @@ struct BlockOrder {
             for k in stride(from: (blocks.count - start) / 2, through: 2, by: -1) {
                 let first = Array(blocks[start..<start + k]), second = Array(blocks[start + k..<start + 2 * k])
                 guard (first + second).allSatisfy({ $0.lines.count == 1 }),
-                    holdsFields(RecognizedBlock(box: first[0].box, lines: (first + second).map(\.lines[0])))
+                    holdsFields((first + second).map(\.lines[0]))
                 else { continue }
                 let a = first.map(\.lines[0].box), b = second.map(\.lines[0].box)
                 let leftFirst = a[0].maxX <= b[0].minX
@@ -203,7 +203,7 @@ struct BlockOrder {
             let narrowExtent = Rect(enclosing: narrow.lines.map(\.box)),
             let wideExtent = Rect(enclosing: wide.lines.map(\.box)),
             case let isNarrower = narrowExtent.width <= 0.5 * wideExtent.width,
-            isNarrower || (holdsFields(narrow) && holdsFields(wide))
+            isNarrower || (holdsFields(narrow.lines) && holdsFields(wide.lines))
         else { return nil }
         var partner: [Int] = []
         for line in narrow.lines {
@@ -234,12 +234,12 @@ struct BlockOrder {
     /// columns of about one width are never paired.
     static let fieldWordsPerLine = 3.0
 
-    /// Whether `block`'s lines are short enough to be a column of labels or of the values beside them
+    /// Whether `lines` are short enough to be a column of labels or of the values beside them
     /// (``fieldWordsPerLine``).
-    static func holdsFields(_ block: RecognizedBlock) -> Bool {
-        guard !block.lines.isEmpty else { return false }
-        let words = block.lines.reduce(0) { $0 + $1.text.split(separator: " ").count }
-        return Double(words) <= fieldWordsPerLine * Double(block.lines.count)
+    static func holdsFields(_ lines: [RecognizedLine]) -> Bool {
+        guard !lines.isEmpty else { return false }
+        let words = lines.reduce(0) { $0 + $1.text.split(separator: " ").count }
+        return Double(words) <= fieldWordsPerLine * Double(lines.count)
     }
 
     /// Whether a block of extent `upper` must come before one of extent `lower`: they share a column, do not share

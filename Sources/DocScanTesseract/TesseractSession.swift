@@ -949,13 +949,18 @@ struct PageReader {
                 || (keptEvidence > 0 && characters >= 2 * keptCharacters))
     }
 
-    /// Whether a reading stands sideways: three lines or more, most of them standing (boxes over 1.5 times as tall as
-    /// they are wide). Tesseract's layout analysis reads the lines of a page lying a quarter turn wrong down the page,
-    /// turning them itself, and often well enough not to look poor; but it orders them against the page's sense (seed
-    /// 175000 receipt-04, a receipt the scanner left lying: every line read, bottom to top, 77.8% CER).
+    /// Whether a line was read standing, down the page: its box is over 1.5 times as tall as it is wide.
+    static func stands(_ line: RecognizedLine) -> Bool {
+        line.box.height > 1.5 * line.box.width
+    }
+
+    /// Whether a reading stands sideways: three lines or more, most of them standing (``stands(_:)``). Tesseract's
+    /// layout analysis reads the lines of a page lying a quarter turn wrong down the page, turning them itself, and
+    /// often well enough not to look poor; but it orders them against the page's sense (seed 175000 receipt-04, a
+    /// receipt the scanner left lying: every line read, bottom to top, 77.8% CER).
     static func readsSideways(_ blocks: [RecognizedBlock]) -> Bool {
         let lines = blocks.flatMap(\.lines)
-        let standing = lines.count { $0.box.height > 1.5 * $0.box.width }
+        let standing = lines.count(where: stands)
         return lines.count >= 3 && standing * 2 > lines.count
     }
 
@@ -966,7 +971,7 @@ struct PageReader {
     /// not to be had; the wrong way, it is upside down and reads as noise.
     static func turnedReadingLiesAcross(_ turned: [RecognizedBlock], whereKeptStands kept: [RecognizedBlock]) -> Bool {
         let lines = turned.flatMap(\.lines)
-        let standing = lines.count { $0.box.height > 1.5 * $0.box.width }
+        let standing = lines.count(where: stands)
         let keptEvidence = evidence(kept)
         return readsSideways(kept) && lines.count >= 3 && standing * 2 < lines.count && keptEvidence > 0
             && evidence(turned) >= 0.9 * keptEvidence
@@ -1001,7 +1006,7 @@ struct PageReader {
     /// turn tried gave no text where the three-quarter turn reads it all.
     static func turnsToTry(_ blocks: [RecognizedBlock]) -> [Int] {
         let lines = blocks.flatMap(\.lines)
-        let standing = lines.filter { $0.box.height > 1.5 * $0.box.width }.count
+        let standing = lines.count(where: stands)
         return lines.isEmpty || standing * 2 > lines.count ? [1, 3, 2] : [2]
     }
 
