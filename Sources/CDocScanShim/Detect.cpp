@@ -2352,28 +2352,12 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         } else {
             factor = docscan::downscale(color, options->working_size, small);
         }
-        const cv::Mat detail = fineDetail(small);
-        Views views;
         Surface surface = wovenSurface(fineTexture(fine, small.size()));
         fine.release();
-        if (surface.woven) views.texture = surface.texture, views.smoothBelow = surface.threshold;
-        std::optional<ColourEdges> colourEdges;
-        const auto proposed = [&] {
-            auto candidates = propose(small, detail, options->min_area_fraction, views, colourEdges);
-            if (surface.woven) {
-                // An outline round woven surface is a patch of the cloth, however crisp the squares that bound it.
-                candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const Candidate &c) {
-                    return rimTexture(surface.texture, c.quad) >= surface.threshold;
-                }), candidates.end());
-            }
-            return candidates;
-        };
-        auto allCandidates = proposed();
-        const cv::Mat &lab = views.lab;
         // What an outline holds (``rectifiedRegion``): how rough its surface is (``surfaceRoughness``), how much of it
         // is marked (``markShare``) and how strongly its print runs in lines (``docscan::textLineStrength``, ``linesIn``).
-        // Measured once per outline: the same outlines are judged again when the choice is made a second time, and
-        // when it is made with the hairlines. The lines, which take three times as long as the rest (about 11 ms on a
+        // Measured once per outline: the same outlines are judged again when the choice is made a second time, when
+        // it is made with the hairlines, and on the brighter copy of a dark photo (see below). The lines, which take three times as long as the rest (about 11 ms on a
         // region of 700 pixels), only when asked: a well outlined main document needs none.
         struct Held {
             cv::Mat region;
@@ -2393,509 +2377,562 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             if (!measured.lines) measured.lines = docscan::textLineStrength(measured.region), measured.region.release();
             return *measured.lines;
         };
-        // A crisp outline round a region darker than what surrounds it, with no print found in it, is a shadow (of a
-        // phone or a hand, cast on the desk or across a page): however well outlined, it is no document, and must not
-        // keep the document it falls across from being chosen. Nor is one with only a little of both kinds of print,
-        // weak lines (under 0.15) and few marks (under 5%): a shadow across the corner of a form, which takes in a rule
-        // and a few words of it. (Cards dark enough to pass for shadows carry more marks: at least 5% on the generated
-        // sets, with lines of 0.11 or more.) Smaller dark regions are the cells and specks of a surface, which the
-        // judging below deals with. A shadow is darker than what surrounds it all round (``isDarkerAllRound``).
-        const auto isShadow = [&](const Candidate &c) {
-            if (c.area < 0.04 * lab.total()) return false;
-            if (!isDarkerAllRound(lab, c.quad)) return false;
-            const double marks = held(c.quad).marks;
-            if (marks < 0.012) return true;
-            const double lines = linesIn(c.quad);
-            return lines < 0.05 || (lines < 0.15 && marks < 0.05);
-        };
-        // The documents among `candidates`: of the outlines ``select`` chooses (`chosen`), those that what they hold
-        // shows to be documents, put back together where one was cut in pieces.
-        struct Found {
-            std::vector<Candidate> documents, chosen;
-        };
-        const auto documentsAmong = [&](const std::vector<Candidate> &candidates) {
-            // Two outlines of one document cut apart meet within a hundredth of the working image's longer side: a
-            // shadow's soft edge leaves a seam a few pixels wide between the lit piece and the shaded one.
-            const double seam = 0.01 * std::max(small.cols, small.rows);
-            std::vector<Candidate> frames;
-            auto chosen = select(candidates, detail, views, options->min_confidence, isShadow, &frames);
+        // The documents found on a working copy (`small`, or a brighter copy of it: see below).
+        const auto documentsOn = [&](const cv::Mat &small) {
+            const cv::Mat detail = fineDetail(small);
+            Views views;
+            if (surface.woven) views.texture = surface.texture, views.smoothBelow = surface.threshold;
+            std::optional<ColourEdges> colourEdges;
+            const auto proposed = [&] {
+                auto candidates = propose(small, detail, options->min_area_fraction, views, colourEdges);
+                if (surface.woven) {
+                    // An outline round woven surface is a patch of the cloth, however crisp the squares that bound it.
+                    candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const Candidate &c) {
+                        return rimTexture(surface.texture, c.quad) >= surface.threshold;
+                    }), candidates.end());
+                }
+                return candidates;
+            };
+            auto allCandidates = proposed();
+            const cv::Mat &lab = views.lab;
+            // A crisp outline round a region darker than what surrounds it, with no print found in it, is a shadow (of a
+            // phone or a hand, cast on the desk or across a page): however well outlined, it is no document, and must not
+            // keep the document it falls across from being chosen. Nor is one with only a little of both kinds of print,
+            // weak lines (under 0.15) and few marks (under 5%): a shadow across the corner of a form, which takes in a rule
+            // and a few words of it. (Cards dark enough to pass for shadows carry more marks: at least 5% on the generated
+            // sets, with lines of 0.11 or more.) Smaller dark regions are the cells and specks of a surface, which the
+            // judging below deals with. A shadow is darker than what surrounds it all round (``isDarkerAllRound``).
+            const auto isShadow = [&](const Candidate &c) {
+                if (c.area < 0.04 * lab.total()) return false;
+                if (!isDarkerAllRound(lab, c.quad)) return false;
+                const double marks = held(c.quad).marks;
+                if (marks < 0.012) return true;
+                const double lines = linesIn(c.quad);
+                return lines < 0.05 || (lines < 0.15 && marks < 0.05);
+            };
+            // The documents among `candidates`: of the outlines ``select`` chooses (`chosen`), those that what they hold
+            // shows to be documents, put back together where one was cut in pieces.
+            struct Found {
+                std::vector<Candidate> documents, chosen;
+            };
+            const auto documentsAmong = [&](const std::vector<Candidate> &candidates) {
+                // Two outlines of one document cut apart meet within a hundredth of the working image's longer side: a
+                // shadow's soft edge leaves a seam a few pixels wide between the lit piece and the shaded one.
+                const double seam = 0.01 * std::max(small.cols, small.rows);
+                std::vector<Candidate> frames;
+                auto chosen = select(candidates, detail, views, options->min_confidence, isShadow, &frames);
 
-            // When several outlines compete, each is judged on what it encloses: printed lines (documents hold text) and
-            // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
-            struct Judged {
-                Candidate candidate;
-                std::optional<Quad> measured;  // the outline whose region was measured (none when there was nothing
-                                               // to compare: taken as printed and smooth)
-                double roughness;
-                double marks;  // markShare of the region
-                bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
-                                 // printed is a patch of the table)
-                bool framing = false;  // a frame that replaced the shapes it holds (see ``select``)
-                std::vector<Judged> framed = {};  // what a frame replaced, given back when the frame falls short
-            };
-            const bool compare = chosen.size() > 1 || !frames.empty();
-            // How strongly the print of what a judged outline holds runs in lines.
-            const auto linesOf = [&](const Judged &j) { return j.measured ? linesIn(*j.measured) : 1.0; };
-            const auto judge = [&](const Candidate &candidate) {
-                double roughness = 0, marks = 1;
-                if (compare) roughness = held(candidate.quad).roughness, marks = held(candidate.quad).marks;
-                Judged verdict{candidate, compare ? std::optional(candidate.quad) : std::nullopt, roughness, marks, false};
-                // How well it is outlined, seen past what lies over its edge when it stands out as paper does,
-                // clearly lighter than the surface round it (20 levels on average): a thumb over a close-up card's
-                // end hides a third of its outline (seed 161000 card-06, on woven tiles: 0.559 plain, 0.852 seen
-                // past). On a checked cloth, the pieces of a receipt that its squares cut off are no lighter than the
-                // squares round them, and seeing past would credit them the squares' edges.
-                const double outlined = candidate.score >= 0.8 || lightnessStep(lab, candidate.quad) < 20
-                                            ? candidate.score
-                                            : std::max(candidate.score, outlineScoreSeeingPast(views, candidate.quad));
-                verdict.plausible = outlined >= 0.8 || (outlined >= 0.6 && linesOf(verdict) >= 0.05) ||
-                                    (outlined >= 0.5 && linesOf(verdict) >= 0.25);
-                return verdict;
-            };
-            // An outline that replaced others but holds no document (a patch of carpet round two cards, outlined by its
-            // mottling) gives them back when any of them, or of those they replaced, is one.
-            std::function<void(const Candidate &, std::vector<Judged> &)> judgeInto = [&](const Candidate &candidate,
-                                                                                       std::vector<Judged> &out) {
-                Judged verdict = judge(candidate);
-                if (!verdict.plausible && !candidate.replaced.empty()) {
-                    std::vector<Judged> given;
-                    for (const auto &r : candidate.replaced) judgeInto(r, given);
-                    if (std::any_of(given.begin(), given.end(), [](const Judged &g) { return g.plausible; })) {
-                        out.insert(out.end(), given.begin(), given.end());
-                        return;
-                    }
-                }
-                out.push_back(std::move(verdict));
-            };
-            std::vector<Judged> judged;
-            for (const auto &candidate : chosen) judgeInto(candidate, judged);
-            // A frame that holds print on smooth stock replaces the shapes inside it.
-            for (const auto &frame : frames) {
-                const double roughness = held(frame.quad).roughness, marks = held(frame.quad).marks;
-                const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
-                if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
-                if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
-                        // (Unless a well outlined frame holds a shadow's outline across its paper.)
-                        return inside(j) && j.plausible && j.candidate.area * 4 >= frame.area &&
-                               !(frame.score >= 0.8 && stripIsLitPaper(views, frame.quad, j.candidate.quad));
-                    }))
-                    continue;
-                // Nor does a shadow that a document lies in, or a book's grey rim.
-                if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
-                        return inside(j) && isShadowAround(views, detail, frame.quad, j.candidate.quad);
-                    }))
-                    continue;
-                // Less print is enough when what the frame holds is a mere speck of it (a word or a logo on a card whose
-                // print a thumb hides).
-                const double held = std::accumulate(judged.begin(), judged.end(), 0.0, [&](double sum, const Judged &j) {
-                    return inside(j) && j.plausible ? sum + j.candidate.area : sum;
-                });
-                const double enoughPrint = held < 0.1 * frame.area ? 0.1 : 0.25;
-                if (roughness > 5 || linesIn(frame.quad) < enoughPrint) continue;
-                std::vector<Judged> framed;
-                std::copy_if(judged.begin(), judged.end(), std::back_inserter(framed), inside);
-                judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
-                judged.push_back({frame, frame.quad, roughness, marks, true, true, std::move(framed)});
-            }
-            // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
-            // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
-            // rough while a smooth plausible rival exists.
-            const double smoothest = std::accumulate(judged.begin(), judged.end(), 1e9, [](double m, const Judged &j) {
-                return j.plausible ? std::min(m, j.roughness) : m;
-            });
-            size_t main = 0;
-            for (size_t k = 1; k < judged.size(); ++k) {
-                const auto better = [&](const Judged &a, const Judged &b) {  // a preferred to b as the main document
-                    const bool aRough = a.roughness > 7 && smoothest <= 3, bRough = b.roughness > 7 && smoothest <= 3;
-                    if (a.plausible != b.plausible) return a.plausible;
-                    if (aRough != bRough) return !aRough;
-                    return a.candidate.area > b.candidate.area;
+                // When several outlines compete, each is judged on what it encloses: printed lines (documents hold text) and
+                // surface roughness (paper is smooth between the print; carpet, granite and cloth are rough everywhere).
+                struct Judged {
+                    Candidate candidate;
+                    std::optional<Quad> measured;  // the outline whose region was measured (none when there was nothing
+                                                   // to compare: taken as printed and smooth)
+                    double roughness;
+                    double marks;  // markShare of the region
+                    bool plausible;  // well outlined, or outlined enough and printed on (a middling outline round nothing
+                                     // printed is a patch of the table)
+                    bool framing = false;  // a frame that replaced the shapes it holds (see ``select``)
+                    std::vector<Judged> framed = {};  // what a frame replaced, given back when the frame falls short
                 };
-                if (better(judged[k], judged[main])) main = k;
-            }
-            // Further outlines must be plausible, not clearly rougher than the main document, not one cell of a repeating
-            // pattern without print (the squares of a gingham cloth, tiles), and either crisply outlined all round or
-            // printed on.
-            // The outlines judged so far that hold clear lines of print, worked out when first asked.
-            std::optional<std::vector<Quad>> printedOutlines;
-            const size_t judgedSoFar = judged.size();
-            const auto printed = [&]() -> const std::vector<Quad> & {
-                if (!printedOutlines) {
-                    printedOutlines.emplace();
-                    for (size_t k = 0; k < judgedSoFar; ++k)
-                        if (linesOf(judged[k]) >= 0.3) printedOutlines->push_back(judged[k].candidate.quad);
-                }
-                return *printedOutlines;
-            };
-            std::vector<Candidate> documents{judged.empty() ? Candidate{} : judged[main].candidate};
-            if (judged.empty()) documents.clear();
-            for (size_t k = 0; k < judged.size(); ++k) {
-                if (k == main) continue;
-                Judged j = judged[k];
-                // (Print too small and dense for paper to show between it makes a page rough too: the far page of a
-                // book photographed at a slant, its print 4 pixels tall in a 2 MP photo, rough as 4 where the near
-                // page is 0; it is printed on (clear lines, 0.3) and meets a document already taken along a whole
-                // side, its gutter. Seed 510000 spread-16, a hard-cover book on gingham.)
-                const auto pageBesideTaken = [&] {
-                    return linesOf(j) >= 0.3 && std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                        return joinedAlongSharedSide(d.quad, j.candidate.quad, 2 * seam).has_value();
-                    });
+                const bool compare = chosen.size() > 1 || !frames.empty();
+                // How strongly the print of what a judged outline holds runs in lines.
+                const auto linesOf = [&](const Judged &j) { return j.measured ? linesIn(*j.measured) : 1.0; };
+                const auto judge = [&](const Candidate &candidate) {
+                    double roughness = 0, marks = 1;
+                    if (compare) roughness = held(candidate.quad).roughness, marks = held(candidate.quad).marks;
+                    Judged verdict{candidate, compare ? std::optional(candidate.quad) : std::nullopt, roughness, marks, false};
+                    // How well it is outlined, seen past what lies over its edge when it stands out as paper does,
+                    // clearly lighter than the surface round it (20 levels on average): a thumb over a close-up card's
+                    // end hides a third of its outline (seed 161000 card-06, on woven tiles: 0.559 plain, 0.852 seen
+                    // past). On a checked cloth, the pieces of a receipt that its squares cut off are no lighter than the
+                    // squares round them, and seeing past would credit them the squares' edges.
+                    const double outlined = candidate.score >= 0.8 || lightnessStep(lab, candidate.quad) < 20
+                                                ? candidate.score
+                                                : std::max(candidate.score, outlineScoreSeeingPast(views, candidate.quad));
+                    verdict.plausible = outlined >= 0.8 || (outlined >= 0.6 && linesOf(verdict) >= 0.05) ||
+                                        (outlined >= 0.5 && linesOf(verdict) >= 0.25);
+                    return verdict;
                 };
-                if (!j.plausible || (j.roughness > std::max(3.0, 1.5 * judged[main].roughness) && !pageBesideTaken())) continue;
-                if (linesOf(j) < 0.3 && repeats(j.candidate, candidates, printed())) continue;
-                // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
-                // shadow over one side).
-                const double step = lightnessStep(lab, j.candidate.quad);
-                const bool printedPaper = linesOf(j) >= 0.3 && step >= 80;
-                // Smooth, marked stock clearly lighter than the surface (by at least 40 levels on average, to which a
-                // shadow across it or a mid-grey desk can cut the step) is paper even where its print is too faint or too
-                // small to show as lines (a faded receipt under a thumb, a card with a shadow across it). Far lighter
-                // (80 levels, as `printedPaper`), a few lines of print (0.1) are enough in place of the marks: a card
-                // on a black desk under a thumb that hides a third of it, its print smeared by a shaken camera
-                // (seed 135000 multi-02, marks 2.9%, lines 0.13).
-                const bool palePaper = step >= 40 && j.roughness <= 3 && (j.marks >= 0.03 || (step >= 80 && linesOf(j) >= 0.1));
-                // A thumb or a pen over an edge hides it without making the region any less of a document.
-                double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
-                // Paper that barely steps from the desk (a pale desk), smooth, with a card's share of marks, and outlined
-                // nearly all round, is paper too, with weak lines of print (it still needs some: see below).
-                const bool faintlySteppingCard = step > 0 && j.roughness <= 1 && j.marks >= 0.03 && j.marks <= 0.3 && outlined >= 0.85;
-                // Pale stock with a rectangle's corners (none under 70 degrees, however tilted the camera) needs less
-                // too: a thumb over a whole side of a card hides a quarter of its outline. A cell of a checked cloth, cut
-                // off by a document lying across it, has a corner too sharp for that.
-                const bool squarePalePaper = palePaper && smallestAngle(j.candidate.quad) >= 70;
-                // So do clear lines of print (0.4, where a patch of plain desk makes near none) on smooth stock lighter
-                // than the desk round it (by 5 levels: a patch of wood, whose grain makes lines, or a shadow on it is
-                // not), in an outline that a camera sees a rectangle as (its corners within 5 degrees of square,
-                // ``rectangleCornerAngle``): a pale card on a pale desk, lighter by a few levels only along its edges.
-                const bool printedCard = linesOf(j) >= 0.4 && j.roughness <= 2 && step >= 5 &&
-                                         rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
-                // Smooth stock far darker than the surface round it (by 40 levels on average), with light print on it
-                // (marks over 5% and some lines, where a shadow holds next to none), is a dark card even where a thumb
-                // over it leaves too little of its print to show as clear lines.
-                const bool darkCard = step <= -40 && j.roughness <= 3 && j.marks >= 0.05 && linesOf(j) >= 0.1;
-                // So does marked smooth stock a little lighter than the desk (3 levels), with some lines of print
-                // (0.1) and a rectangle's corners as a camera sees them (85 degrees): a card with a large logo on a
-                // pale desk, whose own outline fades along the sides the light falls on and which a hand's shadow
-                // crosses (seed 155000 multi-08: two cards outlined 0.65 and 0.76, marks 0.56 and 0.80, lines 0.14
-                // and 0.16, the logo's block taking the share of marks past ``faintlySteppingCard``'s bar). A
-                // patch of desk has no marks, a shadow is darker than the desk, and a cell of a cloth is rough.
-                const bool markedCard = step >= 3 && j.roughness <= 2 && j.marks >= 0.05 && linesOf(j) >= 0.1 &&
-                                        rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
-                const double outlineNeeded =
-                    printedPaper ? 0.55 : printedCard ? 0.6 : (squarePalePaper || markedCard) ? 0.65 : 0.75;
-                const auto outlinedEnough = [&] {
-                    return outlined >= outlineNeeded && (outlined >= 0.9 || linesOf(j) >= 0.2 || palePaper ||
-                                                         faintlySteppingCard || darkCard || markedCard);
-                };
-                // An outline that falls short may be a few pixels off along a side whose edge something over it
-                // pulled away (a thumb across a card's end, which also weakened the outline so that it was kept as a
-                // frame), or that was fitted to a faint edge's shading rather than the edge (a pale card on a pale
-                // desk under a thumb, one side 6 working pixels out at one end: seed 153000 multi-06, 0.686 seen past,
-                // 0.788 moved): its sides are moved onto the edges they run beside, and the outline judged again.
-                if (!outlinedEnough()) {
-                    // An outline that replaced others and falls short gives them back to be judged in its place: a
-                    // dark card's outline that took in the shadow beside it is weaker than the card's own.
-                    if (!j.candidate.replaced.empty()) {
-                        for (const auto &r : j.candidate.replaced) judged.push_back(judge(r));
-                        continue;
-                    }
-                    // A frame that still falls short gives back what it held, to be judged in its place (a card on
-                    // a pale desk, held by a frame that runs from the edge of one receipt beside it to another's).
-                    const auto refined = refinedOutline(small, j.candidate.quad, 0.01 * std::max(small.cols, small.rows));
-                    if (refined) outlined = outlineScoreSeeingPast(views, *refined);
-                    if (!refined || !outlinedEnough()) {
-                        judged.insert(judged.end(), j.framed.begin(), j.framed.end());
-                        continue;
-                    }
-                    j.candidate = Candidate{*refined, std::max(j.candidate.score, outlineScore(views, *refined)), std::abs(signedArea(*refined))};
-                }
-                // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
-                // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
-                // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
-                // blurred to find), or is pale marked stock crisply outlined all round (a card whose small print a shaken
-                // camera blurred past finding lines in it), or is smooth stock far lighter than the desk (40 levels) and
-                // of another colour than the desk just round it, crisply outlined all round as a camera sees a
-                // rectangle (a card on wood whose print shake blurred past finding any; a patch of the desk itself, lit
-                // between two shadows, keeps the desk's colour).
-                const auto blankCard = [&] {
-                    if (step < 40 || j.roughness > 2 || outlined < 0.95 ||
-                        rectangleCornerAngle(j.candidate.quad, lab.size()) < 85)
-                        return false;
-                    const auto colours = stripColours(views, grown(j.candidate.quad, 6), j.candidate.quad);
-                    return colours && chromaDistance(colours->inside, colours->strip) > otherChroma;
-                };
-                if ((linesOf(j) < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9) && !blankCard())
-                    continue;
-                // Nor is a speck a fiftieth of the main document's size without clear print, or darker than the surface
-                // round it, whatever lines its mottling makes (grains of granite, a cluster of dark ones beside a card).
-                if (j.candidate.area < 0.02 * judged[main].candidate.area && (linesOf(j) < 0.2 || step < 0)) continue;
-                // Nor, under 0.08 of its size, is a pale patch with no lines of print at all (under 0.05), however
-                // crisply outlined, unless it stands out as paper on a dark surface (80 levels) or is a piece of a
-                // document already taken, cut off along a side of it (put back together below): the white squares
-                // of a red gingham beside a card (seed 167000 card-02: three at 0.02-0.07 of the card's area, 43-46
-                // levels lighter than the red, their weave passing for a card's marks), where the squares are not
-                // alike enough to count as a pattern, cut by the photo's edge or foreshortened. On paper, the
-                // smallest document of the generated several-document photos has a fifth of the largest's area
-                // (0.195) or more.
-                const auto pieceOfTaken = [&] {
-                    return std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                        return joinedAlongSharedSide(d.quad, j.candidate.quad, seam).has_value();
-                    });
-                };
-                if (j.candidate.area < 0.08 * judged[main].candidate.area && linesOf(j) < 0.05 && step < 80 &&
-                    !pieceOfTaken())
-                    continue;
-                // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
-                // both be outlines) is part of it, not another document.
-                const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                    return overlapsMuch(d.quad, d.area, j.candidate.quad, j.candidate.area);
-                });
-                if (overlapsTaken) continue;
-                // One document cut in two along a line across it is put back together (the pieces meet within `seam`).
-                bool joined = false;
-                for (auto &d : documents) {
-                    if (const auto whole = joinedAlongSharedSide(d.quad, j.candidate.quad, seam)) {
-                        d = Candidate{*whole, std::min(d.score, j.candidate.score), std::abs(signedArea(*whole))};
-                        joined = true;
-                        break;
-                    }
-                }
-                if (!joined) documents.push_back(j.candidate);
-            }
-            // A pale card on a pale desk beside the documents found steps from the desk by a few levels only, along the
-            // sides its shadow does not darken, and its outline falls just short of the bar (0.45 to 0.5). It is a
-            // document all the same when what it holds is one: clear lines of print (0.4, where a card's few lines make
-            // 0.3 and more and a patch of desk near none) on smooth stock, within a rectangle's corners (none under 70
-            // degrees, as ``squarePalePaper`` asks), apart from every outline already taken or chosen.
-            if (!documents.empty()) {
-                std::vector<Candidate> faint;
-                std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(faint), [&](const Candidate &c) {
-                    return c.score >= options->min_confidence - 0.05 && c.score < options->min_confidence;
-                });
-                std::sort(faint.begin(), faint.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
-                for (const auto &c : faint) {
-                    const auto overlaps = [&](const Candidate &d) {
-                        return overlapsMuch(d.quad, d.area, c.quad, c.area);
-                    };
-                    if (std::any_of(documents.begin(), documents.end(), overlaps) ||
-                        std::any_of(chosen.begin(), chosen.end(), overlaps) || smallestAngle(c.quad) < 70)
-                        continue;
-                    if (held(c.quad).roughness > 1 || linesIn(c.quad) < 0.4) continue;
-                    documents.push_back(c);
-                }
-            }
-            // Two documents that together fill nine tenths of one well-supported outline, each lying wholly inside it,
-            // are its parts: the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the
-            // fold; a receipt that a phone's shadow cut into a lit and a shadowed part (and a strip too thin to count).
-            // Six tenths are enough when the outline is crisp all round but for what lies across its edge and each piece
-            // reaches it with three of its corners (a card that a hand's shadow cut into two pieces, the band of shade
-            // between them and a thumb over its end in neither); two documents inside a patch of the desk do not.
-            for (bool merged = true; merged;) {
-                merged = false;
-                for (size_t a = 0; a < documents.size() && !merged; ++a) {
-                    for (size_t b = a + 1; b < documents.size() && !merged; ++b) {
-                        const Candidate &first = documents[a], &second = documents[b];
-                        const double together = first.area + second.area - overlapArea(first.quad, second.quad);
-                        std::optional<Candidate> whole;
-                        for (const auto &c : candidates) {
-                            if (together < 0.6 * c.area || together > 1.1 * c.area) continue;
-                            if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
-                                overlapArea(c.quad, second.quad) < 0.95 * second.area)
-                                continue;
-                            if (holdsApartAcrossDesk(views, c.quad, c.area, first.quad, second.quad, together)) continue;
-                            double score = c.score;
-                            if (together < 0.9 * c.area) {
-                                const double reach = 0.03 * std::sqrt(c.area);
-                                if (cornersOnOutline(first.quad, c.quad, reach) < 3 || cornersOnOutline(second.quad, c.quad, reach) < 3) continue;
-                                score = std::max(score, outlineScoreSeeingPast(views, c.quad));
-                                if (score < 0.9) continue;
-                            } else if (score < 0.75) {
-                                continue;
-                            }
-                            if (!whole || score > whole->score) whole = Candidate{c.quad, score, c.area};
+                // An outline that replaced others but holds no document (a patch of carpet round two cards, outlined by its
+                // mottling) gives them back when any of them, or of those they replaced, is one.
+                std::function<void(const Candidate &, std::vector<Judged> &)> judgeInto = [&](const Candidate &candidate,
+                                                                                           std::vector<Judged> &out) {
+                    Judged verdict = judge(candidate);
+                    if (!verdict.plausible && !candidate.replaced.empty()) {
+                        std::vector<Judged> given;
+                        for (const auto &r : candidate.replaced) judgeInto(r, given);
+                        if (std::any_of(given.begin(), given.end(), [](const Judged &g) { return g.plausible; })) {
+                            out.insert(out.end(), given.begin(), given.end());
+                            return;
                         }
-                        if (!whole) continue;
-                        documents[a] = *whole;
-                        documents.erase(documents.begin() + static_cast<ptrdiff_t>(b));
-                        merged = true;
+                    }
+                    out.push_back(std::move(verdict));
+                };
+                std::vector<Judged> judged;
+                for (const auto &candidate : chosen) judgeInto(candidate, judged);
+                // A frame that holds print on smooth stock replaces the shapes inside it.
+                for (const auto &frame : frames) {
+                    const double roughness = held(frame.quad).roughness, marks = held(frame.quad).marks;
+                    const auto inside = [&](const Judged &j) { return overlapArea(frame.quad, j.candidate.quad) >= 0.85 * j.candidate.area; };
+                    if (!std::any_of(judged.begin(), judged.end(), inside)) continue;
+                    if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
+                            // (Unless a well outlined frame holds a shadow's outline across its paper.)
+                            return inside(j) && j.plausible && j.candidate.area * 4 >= frame.area &&
+                                   !(frame.score >= 0.8 && stripIsLitPaper(views, frame.quad, j.candidate.quad));
+                        }))
+                        continue;
+                    // Nor does a shadow that a document lies in, or a book's grey rim.
+                    if (std::any_of(judged.begin(), judged.end(), [&](const Judged &j) {
+                            return inside(j) && isShadowAround(views, detail, frame.quad, j.candidate.quad);
+                        }))
+                        continue;
+                    // Less print is enough when what the frame holds is a mere speck of it (a word or a logo on a card whose
+                    // print a thumb hides).
+                    const double held = std::accumulate(judged.begin(), judged.end(), 0.0, [&](double sum, const Judged &j) {
+                        return inside(j) && j.plausible ? sum + j.candidate.area : sum;
+                    });
+                    const double enoughPrint = held < 0.1 * frame.area ? 0.1 : 0.25;
+                    if (roughness > 5 || linesIn(frame.quad) < enoughPrint) continue;
+                    std::vector<Judged> framed;
+                    std::copy_if(judged.begin(), judged.end(), std::back_inserter(framed), inside);
+                    judged.erase(std::remove_if(judged.begin(), judged.end(), inside), judged.end());
+                    judged.push_back({frame, frame.quad, roughness, marks, true, true, std::move(framed)});
+                }
+                // The main document is the largest plausible outline (small crisp shapes, such as the squares of a checked
+                // cloth, often score higher than a page whose edge a thumb, a shadow or a pale desk weakens), unless it is
+                // rough while a smooth plausible rival exists.
+                const double smoothest = std::accumulate(judged.begin(), judged.end(), 1e9, [](double m, const Judged &j) {
+                    return j.plausible ? std::min(m, j.roughness) : m;
+                });
+                size_t main = 0;
+                for (size_t k = 1; k < judged.size(); ++k) {
+                    const auto better = [&](const Judged &a, const Judged &b) {  // a preferred to b as the main document
+                        const bool aRough = a.roughness > 7 && smoothest <= 3, bRough = b.roughness > 7 && smoothest <= 3;
+                        if (a.plausible != b.plausible) return a.plausible;
+                        if (aRough != bRough) return !aRough;
+                        return a.candidate.area > b.candidate.area;
+                    };
+                    if (better(judged[k], judged[main])) main = k;
+                }
+                // Further outlines must be plausible, not clearly rougher than the main document, not one cell of a repeating
+                // pattern without print (the squares of a gingham cloth, tiles), and either crisply outlined all round or
+                // printed on.
+                // The outlines judged so far that hold clear lines of print, worked out when first asked.
+                std::optional<std::vector<Quad>> printedOutlines;
+                const size_t judgedSoFar = judged.size();
+                const auto printed = [&]() -> const std::vector<Quad> & {
+                    if (!printedOutlines) {
+                        printedOutlines.emplace();
+                        for (size_t k = 0; k < judgedSoFar; ++k)
+                            if (linesOf(judged[k]) >= 0.3) printedOutlines->push_back(judged[k].candidate.quad);
+                    }
+                    return *printedOutlines;
+                };
+                std::vector<Candidate> documents{judged.empty() ? Candidate{} : judged[main].candidate};
+                if (judged.empty()) documents.clear();
+                for (size_t k = 0; k < judged.size(); ++k) {
+                    if (k == main) continue;
+                    Judged j = judged[k];
+                    // (Print too small and dense for paper to show between it makes a page rough too: the far page of a
+                    // book photographed at a slant, its print 4 pixels tall in a 2 MP photo, rough as 4 where the near
+                    // page is 0; it is printed on (clear lines, 0.3) and meets a document already taken along a whole
+                    // side, its gutter. Seed 510000 spread-16, a hard-cover book on gingham.)
+                    const auto pageBesideTaken = [&] {
+                        return linesOf(j) >= 0.3 && std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                            return joinedAlongSharedSide(d.quad, j.candidate.quad, 2 * seam).has_value();
+                        });
+                    };
+                    if (!j.plausible || (j.roughness > std::max(3.0, 1.5 * judged[main].roughness) && !pageBesideTaken())) continue;
+                    if (linesOf(j) < 0.3 && repeats(j.candidate, candidates, printed())) continue;
+                    // A printed region that stands out as paper on a dark surface needs less of its outline (a thumb or a
+                    // shadow over one side).
+                    const double step = lightnessStep(lab, j.candidate.quad);
+                    const bool printedPaper = linesOf(j) >= 0.3 && step >= 80;
+                    // Smooth, marked stock clearly lighter than the surface (by at least 40 levels on average, to which a
+                    // shadow across it or a mid-grey desk can cut the step) is paper even where its print is too faint or too
+                    // small to show as lines (a faded receipt under a thumb, a card with a shadow across it). Far lighter
+                    // (80 levels, as `printedPaper`), a few lines of print (0.1) are enough in place of the marks: a card
+                    // on a black desk under a thumb that hides a third of it, its print smeared by a shaken camera
+                    // (seed 135000 multi-02, marks 2.9%, lines 0.13).
+                    const bool palePaper = step >= 40 && j.roughness <= 3 && (j.marks >= 0.03 || (step >= 80 && linesOf(j) >= 0.1));
+                    // A thumb or a pen over an edge hides it without making the region any less of a document.
+                    double outlined = outlineScoreSeeingPast(views, j.candidate.quad);
+                    // Paper that barely steps from the desk (a pale desk), smooth, with a card's share of marks, and outlined
+                    // nearly all round, is paper too, with weak lines of print (it still needs some: see below).
+                    const bool faintlySteppingCard = step > 0 && j.roughness <= 1 && j.marks >= 0.03 && j.marks <= 0.3 && outlined >= 0.85;
+                    // Pale stock with a rectangle's corners (none under 70 degrees, however tilted the camera) needs less
+                    // too: a thumb over a whole side of a card hides a quarter of its outline. A cell of a checked cloth, cut
+                    // off by a document lying across it, has a corner too sharp for that.
+                    const bool squarePalePaper = palePaper && smallestAngle(j.candidate.quad) >= 70;
+                    // So do clear lines of print (0.4, where a patch of plain desk makes near none) on smooth stock lighter
+                    // than the desk round it (by 5 levels: a patch of wood, whose grain makes lines, or a shadow on it is
+                    // not), in an outline that a camera sees a rectangle as (its corners within 5 degrees of square,
+                    // ``rectangleCornerAngle``): a pale card on a pale desk, lighter by a few levels only along its edges.
+                    const bool printedCard = linesOf(j) >= 0.4 && j.roughness <= 2 && step >= 5 &&
+                                             rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
+                    // Smooth stock far darker than the surface round it (by 40 levels on average), with light print on it
+                    // (marks over 5% and some lines, where a shadow holds next to none), is a dark card even where a thumb
+                    // over it leaves too little of its print to show as clear lines.
+                    const bool darkCard = step <= -40 && j.roughness <= 3 && j.marks >= 0.05 && linesOf(j) >= 0.1;
+                    // So does marked smooth stock a little lighter than the desk (3 levels), with some lines of print
+                    // (0.1) and a rectangle's corners as a camera sees them (85 degrees): a card with a large logo on a
+                    // pale desk, whose own outline fades along the sides the light falls on and which a hand's shadow
+                    // crosses (seed 155000 multi-08: two cards outlined 0.65 and 0.76, marks 0.56 and 0.80, lines 0.14
+                    // and 0.16, the logo's block taking the share of marks past ``faintlySteppingCard``'s bar). A
+                    // patch of desk has no marks, a shadow is darker than the desk, and a cell of a cloth is rough.
+                    const bool markedCard = step >= 3 && j.roughness <= 2 && j.marks >= 0.05 && linesOf(j) >= 0.1 &&
+                                            rectangleCornerAngle(j.candidate.quad, lab.size()) >= 85;
+                    const double outlineNeeded =
+                        printedPaper ? 0.55 : printedCard ? 0.6 : (squarePalePaper || markedCard) ? 0.65 : 0.75;
+                    const auto outlinedEnough = [&] {
+                        return outlined >= outlineNeeded && (outlined >= 0.9 || linesOf(j) >= 0.2 || palePaper ||
+                                                             faintlySteppingCard || darkCard || markedCard);
+                    };
+                    // An outline that falls short may be a few pixels off along a side whose edge something over it
+                    // pulled away (a thumb across a card's end, which also weakened the outline so that it was kept as a
+                    // frame), or that was fitted to a faint edge's shading rather than the edge (a pale card on a pale
+                    // desk under a thumb, one side 6 working pixels out at one end: seed 153000 multi-06, 0.686 seen past,
+                    // 0.788 moved): its sides are moved onto the edges they run beside, and the outline judged again.
+                    if (!outlinedEnough()) {
+                        // An outline that replaced others and falls short gives them back to be judged in its place: a
+                        // dark card's outline that took in the shadow beside it is weaker than the card's own.
+                        if (!j.candidate.replaced.empty()) {
+                            for (const auto &r : j.candidate.replaced) judged.push_back(judge(r));
+                            continue;
+                        }
+                        // A frame that still falls short gives back what it held, to be judged in its place (a card on
+                        // a pale desk, held by a frame that runs from the edge of one receipt beside it to another's).
+                        const auto refined = refinedOutline(small, j.candidate.quad, 0.01 * std::max(small.cols, small.rows));
+                        if (refined) outlined = outlineScoreSeeingPast(views, *refined);
+                        if (!refined || !outlinedEnough()) {
+                            judged.insert(judged.end(), j.framed.begin(), j.framed.end());
+                            continue;
+                        }
+                        j.candidate = Candidate{*refined, std::max(j.candidate.score, outlineScore(views, *refined)), std::abs(signedArea(*refined))};
+                    }
+                    // However crisp its outline, a region with no print found in it, or nothing standing out from its tone at
+                    // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
+                    // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
+                    // blurred to find), or is pale marked stock crisply outlined all round (a card whose small print a shaken
+                    // camera blurred past finding lines in it), or is smooth stock far lighter than the desk (40 levels) and
+                    // of another colour than the desk just round it, crisply outlined all round as a camera sees a
+                    // rectangle (a card on wood whose print shake blurred past finding any; a patch of the desk itself, lit
+                    // between two shadows, keeps the desk's colour).
+                    const auto blankCard = [&] {
+                        if (step < 40 || j.roughness > 2 || outlined < 0.95 ||
+                            rectangleCornerAngle(j.candidate.quad, lab.size()) < 85)
+                            return false;
+                        const auto colours = stripColours(views, grown(j.candidate.quad, 6), j.candidate.quad);
+                        return colours && chromaDistance(colours->inside, colours->strip) > otherChroma;
+                    };
+                    if ((linesOf(j) < 0.05 || j.marks < 0.012) && step < 80 && !(palePaper && outlined >= 0.9) && !blankCard())
+                        continue;
+                    // Nor is a speck a fiftieth of the main document's size without clear print, or darker than the surface
+                    // round it, whatever lines its mottling makes (grains of granite, a cluster of dark ones beside a card).
+                    if (j.candidate.area < 0.02 * judged[main].candidate.area && (linesOf(j) < 0.2 || step < 0)) continue;
+                    // Nor, under 0.08 of its size, is a pale patch with no lines of print at all (under 0.05), however
+                    // crisply outlined, unless it stands out as paper on a dark surface (80 levels) or is a piece of a
+                    // document already taken, cut off along a side of it (put back together below): the white squares
+                    // of a red gingham beside a card (seed 167000 card-02: three at 0.02-0.07 of the card's area, 43-46
+                    // levels lighter than the red, their weave passing for a card's marks), where the squares are not
+                    // alike enough to count as a pattern, cut by the photo's edge or foreshortened. On paper, the
+                    // smallest document of the generated several-document photos has a fifth of the largest's area
+                    // (0.195) or more.
+                    const auto pieceOfTaken = [&] {
+                        return std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                            return joinedAlongSharedSide(d.quad, j.candidate.quad, seam).has_value();
+                        });
+                    };
+                    if (j.candidate.area < 0.08 * judged[main].candidate.area && linesOf(j) < 0.05 && step < 80 &&
+                        !pieceOfTaken())
+                        continue;
+                    // Documents lie side by side: an outline over one already taken (a frame's pages and a shadow's edge can
+                    // both be outlines) is part of it, not another document.
+                    const bool overlapsTaken = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                        return overlapsMuch(d.quad, d.area, j.candidate.quad, j.candidate.area);
+                    });
+                    if (overlapsTaken) continue;
+                    // One document cut in two along a line across it is put back together (the pieces meet within `seam`).
+                    bool joined = false;
+                    for (auto &d : documents) {
+                        if (const auto whole = joinedAlongSharedSide(d.quad, j.candidate.quad, seam)) {
+                            d = Candidate{*whole, std::min(d.score, j.candidate.score), std::abs(signedArea(*whole))};
+                            joined = true;
+                            break;
+                        }
+                    }
+                    if (!joined) documents.push_back(j.candidate);
+                }
+                // A pale card on a pale desk beside the documents found steps from the desk by a few levels only, along the
+                // sides its shadow does not darken, and its outline falls just short of the bar (0.45 to 0.5). It is a
+                // document all the same when what it holds is one: clear lines of print (0.4, where a card's few lines make
+                // 0.3 and more and a patch of desk near none) on smooth stock, within a rectangle's corners (none under 70
+                // degrees, as ``squarePalePaper`` asks), apart from every outline already taken or chosen.
+                if (!documents.empty()) {
+                    std::vector<Candidate> faint;
+                    std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(faint), [&](const Candidate &c) {
+                        return c.score >= options->min_confidence - 0.05 && c.score < options->min_confidence;
+                    });
+                    std::sort(faint.begin(), faint.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+                    for (const auto &c : faint) {
+                        const auto overlaps = [&](const Candidate &d) {
+                            return overlapsMuch(d.quad, d.area, c.quad, c.area);
+                        };
+                        if (std::any_of(documents.begin(), documents.end(), overlaps) ||
+                            std::any_of(chosen.begin(), chosen.end(), overlaps) || smallestAngle(c.quad) < 70)
+                            continue;
+                        if (held(c.quad).roughness > 1 || linesIn(c.quad) < 0.4) continue;
+                        documents.push_back(c);
+                    }
+                }
+                // Two documents that together fill nine tenths of one well-supported outline, each lying wholly inside it,
+                // are its parts: the pages of a book that its gutter's shadow cut in two, one page's outline overshooting the
+                // fold; a receipt that a phone's shadow cut into a lit and a shadowed part (and a strip too thin to count).
+                // Six tenths are enough when the outline is crisp all round but for what lies across its edge and each piece
+                // reaches it with three of its corners (a card that a hand's shadow cut into two pieces, the band of shade
+                // between them and a thumb over its end in neither); two documents inside a patch of the desk do not.
+                for (bool merged = true; merged;) {
+                    merged = false;
+                    for (size_t a = 0; a < documents.size() && !merged; ++a) {
+                        for (size_t b = a + 1; b < documents.size() && !merged; ++b) {
+                            const Candidate &first = documents[a], &second = documents[b];
+                            const double together = first.area + second.area - overlapArea(first.quad, second.quad);
+                            std::optional<Candidate> whole;
+                            for (const auto &c : candidates) {
+                                if (together < 0.6 * c.area || together > 1.1 * c.area) continue;
+                                if (overlapArea(c.quad, first.quad) < 0.95 * first.area ||
+                                    overlapArea(c.quad, second.quad) < 0.95 * second.area)
+                                    continue;
+                                if (holdsApartAcrossDesk(views, c.quad, c.area, first.quad, second.quad, together)) continue;
+                                double score = c.score;
+                                if (together < 0.9 * c.area) {
+                                    const double reach = 0.03 * std::sqrt(c.area);
+                                    if (cornersOnOutline(first.quad, c.quad, reach) < 3 || cornersOnOutline(second.quad, c.quad, reach) < 3) continue;
+                                    score = std::max(score, outlineScoreSeeingPast(views, c.quad));
+                                    if (score < 0.9) continue;
+                                } else if (score < 0.75) {
+                                    continue;
+                                }
+                                if (!whole || score > whole->score) whole = Candidate{c.quad, score, c.area};
+                            }
+                            if (!whole) continue;
+                            documents[a] = *whole;
+                            documents.erase(documents.begin() + static_cast<ptrdiff_t>(b));
+                            merged = true;
+                        }
+                    }
+                }
+                // A speck at the photo's edge, a twentieth of the main document's size, that is no piece of another (put
+                // back together with it above) and neither lighter nor darker than what surrounds it, whatever lines its
+                // mottling makes, is a patch of the surface (of carpet, cut off by the frame): a document that small stands
+                // out from the desk it lies on.
+                if (!documents.empty()) {
+                    const double mainArea = documents.front().area;
+                    const double margin = 0.03 * std::max(lab.cols, lab.rows);
+                    const auto atEdge = [&](const Quad &quad) {
+                        return std::any_of(quad.begin(), quad.end(), [&](const cv::Point2d &p) {
+                            return p.x < margin || p.y < margin || p.x > lab.cols - 1 - margin || p.y > lab.rows - 1 - margin;
+                        });
+                    };
+                    documents.erase(std::remove_if(documents.begin() + 1, documents.end(), [&](const Candidate &d) {
+                        return d.area < 0.05 * mainArea && atEdge(d.quad) && std::abs(lightnessStep(lab, d.quad)) < 15;
+                    }), documents.end());
+                }
+                // A document that fills six tenths or more of a larger outline and reaches it with three corners or more is
+                // a piece of it when that outline is crisp all round (but for what lies across its edge) and clearly crisper
+                // than the piece's own: a shadow's or a thumb's slanting edge cut the rest off, and the rest, which no camera
+                // sees as a rectangle, scored too low to be a document and be put back with it as above.
+                for (size_t k = 0; k < documents.size(); ++k) {
+                    Candidate &piece = documents[k];
+                    const double pieceScore = outlineScoreSeeingPast(views, piece.quad);
+                    std::optional<Candidate> whole;
+                    for (const auto &c : candidates) {
+                        if (c.area <= 1.05 * piece.area || piece.area < 0.6 * c.area) continue;
+                        if (overlapArea(c.quad, piece.quad) < 0.95 * piece.area) continue;
+                        if (cornersOnOutline(piece.quad, c.quad, 0.03 * std::sqrt(c.area)) < 3) continue;
+                        // Not when what it adds is the desk, or a shadow on it (as ``select`` judges twins and frames).
+                        if (stripIsDesk(views, c.quad, piece.quad) || isShadowAround(views, detail, c.quad, piece.quad)) continue;
+                        const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                            return &d != &piece && overlapsMuch(c.quad, c.area, d.quad, d.area);
+                        });
+                        if (!clearOfOthers) continue;
+                        const double score = outlineScoreSeeingPast(views, c.quad);
+                        if (score >= std::max(0.9, pieceScore + 0.1) && (!whole || score > whole->score))
+                            whole = Candidate{c.quad, score, c.area};
+                    }
+                    if (whole) piece = *whole;
+                }
+                // A hard shadow's edge run across a document from one side to the opposite one leaves its lit part
+                // or its shaded part outlined as a document, and the other part as an outline that no camera sees as a
+                // rectangle (so scored nothing). The two are put back together when they share the cut side (as above),
+                // one is the other's paper in less light (``stripIsLitPaper``), the other part is smooth as paper is (a
+                // strip of granite beside a card can match it in colour), and the whole is a rectangle to a camera
+                // (85 degrees: documents come within 3 of 90) outlined nearly all round seen past what lies over it (0.8),
+                // clear of the other documents.
+                for (auto &piece : documents) {
+                    std::optional<Candidate> whole;
+                    for (const auto &c : candidates) {
+                        if (c.area < 0.1 * piece.area || c.area > 3 * piece.area) continue;
+                        if (overlapsMuch(c.quad, c.area, piece.quad, piece.area)) continue;
+                        const auto joined = joinedAlongSharedSide(piece.quad, c.quad, seam);
+                        if (!joined || rectangleCornerAngle(*joined, lab.size()) < 85 ||
+                            !(stripIsLitPaper(views, *joined, c.quad) || stripIsLitPaper(views, *joined, piece.quad)) ||
+                            held(c.quad).roughness > 3)
+                            continue;
+                        const double score = outlineScoreSeeingPast(views, *joined), area = std::abs(signedArea(*joined));
+                        const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                            return &d != &piece && overlapsMuch(*joined, area, d.quad, d.area);
+                        });
+                        if (score >= 0.8 && clearOfOthers && (!whole || score > whole->score))
+                            whole = Candidate{*joined, score, area};
+                    }
+                    if (whole) piece = *whole;
+                }
+                // Where no outline of the rest was proposed to be put back with the lit or the shaded part, the rest is
+                // looked for along the sides that run on past the shadow's edge (``completedPastShadow``), clear of the
+                // other documents.
+                for (auto &piece : documents) {
+                    const auto whole = completedPastShadow(views, piece.quad);
+                    if (!whole) continue;
+                    const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                        return &d != &piece && overlapsMuch(whole->quad, whole->area, d.quad, d.area);
+                    });
+                    if (clearOfOthers) piece = *whole;
+                }
+                // A document cut off along something lying over it (a thumb across a card's corner and much of its
+                // side) leaves an outline that no camera sees as a rectangle (under 87 degrees, ``rectangleCornerAngle``),
+                // crisply outlined because the thumb steps from the card as sharply as the desk does. An outline that
+                // holds it (nearly all of it, adding at most half as much again), is a rectangle to a camera (88
+                // degrees) and is outlined nearly all round seen past what lies over it (0.9: a strip of desk taken in
+                // shows no step where its side crosses the desk) is the whole document (seed 175000 card-01: a dark card
+                // under a thumb, cut along the thumb at 84 degrees and 0.97, the whole card 89 degrees and 0.93 seen past).
+                for (auto &piece : documents) {
+                    if (rectangleCornerAngle(piece.quad, lab.size()) >= 87) continue;
+                    std::optional<Candidate> whole;
+                    double wholeScore = 0;
+                    for (const auto &c : candidates) {
+                        if (c.area <= piece.area || c.area > 1.5 * piece.area) continue;
+                        if (overlapArea(c.quad, piece.quad) < 0.95 * piece.area) continue;
+                        if (rectangleCornerAngle(c.quad, lab.size()) < 88) continue;
+                        const double score = outlineScoreSeeingPast(views, c.quad);
+                        if (score < 0.9 || score < wholeScore) continue;
+                        const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                            return &d != &piece && overlapsMuch(c.quad, c.area, d.quad, d.area);
+                        });
+                        if (clearOfOthers && (score > wholeScore || c.area < whole->area)) whole = Candidate{c.quad, score, c.area}, wholeScore = score;
+                    }
+                    if (whole) piece = *whole;
+                }
+                return Found{documents, chosen};
+            };
+            const Found first = documentsAmong(allCandidates);
+            auto documents = first.documents;
+            // An outline chosen and then found to hold no document (a phone's shadow on the desk beside a book, whose
+            // end reaches over a page and so holds some print) may have kept a larger outline that it overlaps from being
+            // chosen: the whole spread whose page it reaches. The choice is made again without it (and its near twins),
+            // and kept when it covers every document found the first time and more of the photo.
+            std::vector<Candidate> dropped;
+            for (const auto &c : first.chosen)
+                if (std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                        return overlapArea(d.quad, c.quad) >= 0.5 * c.area;
+                    }))
+                    dropped.push_back(c);
+            if (!dropped.empty() && !documents.empty()) {
+                std::vector<Candidate> remaining;
+                std::copy_if(allCandidates.begin(), allCandidates.end(), std::back_inserter(remaining), [&](const Candidate &c) {
+                    return std::none_of(dropped.begin(), dropped.end(), [&](const Candidate &d) {
+                        return overlapArea(d.quad, c.quad) >= 0.8 * std::max(d.area, c.area);
+                    });
+                });
+                auto again = documentsAmong(remaining).documents;
+                const auto area = [](const std::vector<Candidate> &found) {
+                    return std::accumulate(found.begin(), found.end(), 0.0, [](double sum, const Candidate &c) { return sum + c.area; });
+                };
+                // Each document found the first time is kept, or taken into a larger outline that adds no desk round
+                // it (the lit or shaded desk of ``select``'s judgement): a book round one of its pages, not a patch of
+                // the cloth round a book.
+                const bool coversEvery = std::all_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                    return std::any_of(again.begin(), again.end(), [&](const Candidate &a) {
+                        return overlapArea(a.quad, d.quad) >= 0.85 * d.area &&
+                               (a.area <= 1.1 * d.area ||
+                                (!stripIsDesk(views, a.quad, d.quad) && !isShadowAround(views, detail, a.quad, d.quad)));
+                    });
+                });
+                if (coversEvery && area(again) > 1.05 * area(documents)) documents = std::move(again);
+            }
+            // Hairlines are the last resort: a form's drawn boxes and a page's ruled lines are hairlines too. When no
+            // document found covers a fiftieth of the photo (the smallest main document of 1,320 generated photos covers
+            // 2.8%), the outlines are proposed and judged again with the hairlines as edges (a white page on a pale desk
+            // whose lighting leaves no step between them, where a finger's shadow beside it was found), and the larger
+            // main document kept.
+            const auto largest = [](const std::vector<Candidate> &found) {
+                return std::accumulate(found.begin(), found.end(), 0.0, [](double m, const Candidate &c) { return std::max(m, c.area); });
+            };
+            //
+            // On a pale desk, documents that step from it by little (every one found under 30 levels of lightness on
+            // average) may lie beside others that step from it by nothing at all. Then the hairline pass runs too, and
+            // the documents it finds apart from those found are added (seed 101000 multi-08: a receipt stepping by 13 was
+            // found, another receipt and a card beside it were not). Run on every photo of the corpus and fifteen
+            // generated sets, this pass added nothing else; about a fifth of photos step by so little.
+            const bool tooSmall = largest(documents) < 0.02 * static_cast<double>(lab.total());
+            const bool faintOnDesk = !documents.empty() && std::all_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                return std::abs(lightnessStep(lab, d.quad)) < 30;
+            });
+            if (tooSmall || faintOnDesk) {
+                views.curvature = lightnessCurvature(small);
+                auto withHairlines = documentsAmong(proposed()).documents;
+                if (tooSmall) {
+                    if (largest(withHairlines) > largest(documents)) documents = std::move(withHairlines);
+                } else {
+                    for (auto &found : withHairlines) {
+                        const bool apart = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                            return overlapsMuch(d.quad, d.area, found.quad, found.area);
+                        });
+                        if (apart) documents.push_back(std::move(found));
                     }
                 }
             }
-            // A speck at the photo's edge, a twentieth of the main document's size, that is no piece of another (put
-            // back together with it above) and neither lighter nor darker than what surrounds it, whatever lines its
-            // mottling makes, is a patch of the surface (of carpet, cut off by the frame): a document that small stands
-            // out from the desk it lies on.
-            if (!documents.empty()) {
-                const double mainArea = documents.front().area;
-                const double margin = 0.03 * std::max(lab.cols, lab.rows);
-                const auto atEdge = [&](const Quad &quad) {
-                    return std::any_of(quad.begin(), quad.end(), [&](const cv::Point2d &p) {
-                        return p.x < margin || p.y < margin || p.x > lab.cols - 1 - margin || p.y > lab.rows - 1 - margin;
-                    });
-                };
-                documents.erase(std::remove_if(documents.begin() + 1, documents.end(), [&](const Candidate &d) {
-                    return d.area < 0.05 * mainArea && atEdge(d.quad) && std::abs(lightnessStep(lab, d.quad)) < 15;
-                }), documents.end());
+            // An outline that runs on over a strip of the desk to a straight edge in it is moved in to the document's
+            // own edge, and one that stops short of a band of colour along one side (a card's accent bar) out over it.
+            for (auto &document : documents) {
+                if (const auto trimmed = trimmedOffDesk(views, document.quad)) document.quad = ordered(*trimmed);
+                if (const auto widened = widenedOverBand(small, document.quad)) document.quad = ordered(*widened);
             }
-            // A document that fills six tenths or more of a larger outline and reaches it with three corners or more is
-            // a piece of it when that outline is crisp all round (but for what lies across its edge) and clearly crisper
-            // than the piece's own: a shadow's or a thumb's slanting edge cut the rest off, and the rest, which no camera
-            // sees as a rectangle, scored too low to be a document and be put back with it as above.
-            for (size_t k = 0; k < documents.size(); ++k) {
-                Candidate &piece = documents[k];
-                const double pieceScore = outlineScoreSeeingPast(views, piece.quad);
-                std::optional<Candidate> whole;
-                for (const auto &c : candidates) {
-                    if (c.area <= 1.05 * piece.area || piece.area < 0.6 * c.area) continue;
-                    if (overlapArea(c.quad, piece.quad) < 0.95 * piece.area) continue;
-                    if (cornersOnOutline(piece.quad, c.quad, 0.03 * std::sqrt(c.area)) < 3) continue;
-                    // Not when what it adds is the desk, or a shadow on it (as ``select`` judges twins and frames).
-                    if (stripIsDesk(views, c.quad, piece.quad) || isShadowAround(views, detail, c.quad, piece.quad)) continue;
-                    const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                        return &d != &piece && overlapsMuch(c.quad, c.area, d.quad, d.area);
-                    });
-                    if (!clearOfOthers) continue;
-                    const double score = outlineScoreSeeingPast(views, c.quad);
-                    if (score >= std::max(0.9, pieceScore + 0.1) && (!whole || score > whole->score))
-                        whole = Candidate{c.quad, score, c.area};
-                }
-                if (whole) piece = *whole;
-            }
-            // A hard shadow's edge run across a document from one side to the opposite one leaves its lit part
-            // or its shaded part outlined as a document, and the other part as an outline that no camera sees as a
-            // rectangle (so scored nothing). The two are put back together when they share the cut side (as above),
-            // one is the other's paper in less light (``stripIsLitPaper``), the other part is smooth as paper is (a
-            // strip of granite beside a card can match it in colour), and the whole is a rectangle to a camera
-            // (85 degrees: documents come within 3 of 90) outlined nearly all round seen past what lies over it (0.8),
-            // clear of the other documents.
-            for (auto &piece : documents) {
-                std::optional<Candidate> whole;
-                for (const auto &c : candidates) {
-                    if (c.area < 0.1 * piece.area || c.area > 3 * piece.area) continue;
-                    if (overlapsMuch(c.quad, c.area, piece.quad, piece.area)) continue;
-                    const auto joined = joinedAlongSharedSide(piece.quad, c.quad, seam);
-                    if (!joined || rectangleCornerAngle(*joined, lab.size()) < 85 ||
-                        !(stripIsLitPaper(views, *joined, c.quad) || stripIsLitPaper(views, *joined, piece.quad)) ||
-                        held(c.quad).roughness > 3)
-                        continue;
-                    const double score = outlineScoreSeeingPast(views, *joined), area = std::abs(signedArea(*joined));
-                    const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                        return &d != &piece && overlapsMuch(*joined, area, d.quad, d.area);
-                    });
-                    if (score >= 0.8 && clearOfOthers && (!whole || score > whole->score))
-                        whole = Candidate{*joined, score, area};
-                }
-                if (whole) piece = *whole;
-            }
-            // Where no outline of the rest was proposed to be put back with the lit or the shaded part, the rest is
-            // looked for along the sides that run on past the shadow's edge (``completedPastShadow``), clear of the
-            // other documents.
-            for (auto &piece : documents) {
-                const auto whole = completedPastShadow(views, piece.quad);
-                if (!whole) continue;
-                const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                    return &d != &piece && overlapsMuch(whole->quad, whole->area, d.quad, d.area);
-                });
-                if (clearOfOthers) piece = *whole;
-            }
-            // A document cut off along something lying over it (a thumb across a card's corner and much of its
-            // side) leaves an outline that no camera sees as a rectangle (under 87 degrees, ``rectangleCornerAngle``),
-            // crisply outlined because the thumb steps from the card as sharply as the desk does. An outline that
-            // holds it (nearly all of it, adding at most half as much again), is a rectangle to a camera (88
-            // degrees) and is outlined nearly all round seen past what lies over it (0.9: a strip of desk taken in
-            // shows no step where its side crosses the desk) is the whole document (seed 175000 card-01: a dark card
-            // under a thumb, cut along the thumb at 84 degrees and 0.97, the whole card 89 degrees and 0.93 seen past).
-            for (auto &piece : documents) {
-                if (rectangleCornerAngle(piece.quad, lab.size()) >= 87) continue;
-                std::optional<Candidate> whole;
-                double wholeScore = 0;
-                for (const auto &c : candidates) {
-                    if (c.area <= piece.area || c.area > 1.5 * piece.area) continue;
-                    if (overlapArea(c.quad, piece.quad) < 0.95 * piece.area) continue;
-                    if (rectangleCornerAngle(c.quad, lab.size()) < 88) continue;
-                    const double score = outlineScoreSeeingPast(views, c.quad);
-                    if (score < 0.9 || score < wholeScore) continue;
-                    const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                        return &d != &piece && overlapsMuch(c.quad, c.area, d.quad, d.area);
-                    });
-                    if (clearOfOthers && (score > wholeScore || c.area < whole->area)) whole = Candidate{c.quad, score, c.area}, wholeScore = score;
-                }
-                if (whole) piece = *whole;
-            }
-            return Found{documents, chosen};
+            return documents;
         };
-        const Found first = documentsAmong(allCandidates);
-        auto documents = first.documents;
-        // An outline chosen and then found to hold no document (a phone's shadow on the desk beside a book, whose
-        // end reaches over a page and so holds some print) may have kept a larger outline that it overlaps from being
-        // chosen: the whole spread whose page it reaches. The choice is made again without it (and its near twins),
-        // and kept when it covers every document found the first time and more of the photo.
-        std::vector<Candidate> dropped;
-        for (const auto &c : first.chosen)
-            if (std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                    return overlapArea(d.quad, c.quad) >= 0.5 * c.area;
-                }))
-                dropped.push_back(c);
-        if (!dropped.empty() && !documents.empty()) {
-            std::vector<Candidate> remaining;
-            std::copy_if(allCandidates.begin(), allCandidates.end(), std::back_inserter(remaining), [&](const Candidate &c) {
-                return std::none_of(dropped.begin(), dropped.end(), [&](const Candidate &d) {
-                    return overlapArea(d.quad, c.quad) >= 0.8 * std::max(d.area, c.area);
-                });
-            });
-            auto again = documentsAmong(remaining).documents;
-            const auto area = [](const std::vector<Candidate> &found) {
-                return std::accumulate(found.begin(), found.end(), 0.0, [](double sum, const Candidate &c) { return sum + c.area; });
-            };
-            // Each document found the first time is kept, or taken into a larger outline that adds no desk round
-            // it (the lit or shaded desk of ``select``'s judgement): a book round one of its pages, not a patch of
-            // the cloth round a book.
-            const bool coversEvery = std::all_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                return std::any_of(again.begin(), again.end(), [&](const Candidate &a) {
-                    return overlapArea(a.quad, d.quad) >= 0.85 * d.area &&
-                           (a.area <= 1.1 * d.area ||
-                            (!stripIsDesk(views, a.quad, d.quad) && !isShadowAround(views, detail, a.quad, d.quad)));
-                });
-            });
-            if (coversEvery && area(again) > 1.05 * area(documents)) documents = std::move(again);
-        }
-        // Hairlines are the last resort: a form's drawn boxes and a page's ruled lines are hairlines too. When no
-        // document found covers a fiftieth of the photo (the smallest main document of 1,320 generated photos covers
-        // 2.8%), the outlines are proposed and judged again with the hairlines as edges (a white page on a pale desk
-        // whose lighting leaves no step between them, where a finger's shadow beside it was found), and the larger
-        // main document kept.
-        const auto largest = [](const std::vector<Candidate> &found) {
-            return std::accumulate(found.begin(), found.end(), 0.0, [](double m, const Candidate &c) { return std::max(m, c.area); });
-        };
-        //
-        // On a pale desk, documents that step from it by little (every one found under 30 levels of lightness on
-        // average) may lie beside others that step from it by nothing at all. Then the hairline pass runs too, and
-        // the documents it finds apart from those found are added (seed 101000 multi-08: a receipt stepping by 13 was
-        // found, another receipt and a card beside it were not). Run on every photo of the corpus and fifteen
-        // generated sets, this pass added nothing else; about a fifth of photos step by so little.
-        const bool tooSmall = largest(documents) < 0.02 * static_cast<double>(lab.total());
-        const bool faintOnDesk = !documents.empty() && std::all_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-            return std::abs(lightnessStep(lab, d.quad)) < 30;
-        });
-        if (tooSmall || faintOnDesk) {
-            views.curvature = lightnessCurvature(small);
-            auto withHairlines = documentsAmong(proposed()).documents;
-            if (tooSmall) {
-                if (largest(withHairlines) > largest(documents)) documents = std::move(withHairlines);
-            } else {
-                for (auto &found : withHairlines) {
-                    const bool apart = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
-                        return overlapsMuch(d.quad, d.area, found.quad, found.area);
-                    });
-                    if (apart) documents.push_back(std::move(found));
+        auto documents = documentsOn(small);
+        // On a dark desk (half the working copy darker than 60 of 255), a dark card steps from it by a few levels
+        // only (seed 151000 multi-07: a navy card at 18 on a desk at 23), under every threshold the outlines are
+        // judged by, which were set on lighter photos. The documents are looked for again on a copy brightened to put
+        // the desk's median at 90 (at most four times as bright), and those found there that a camera sees as
+        // rectangles (88 degrees, ``rectangleCornerAngle``) are added where they lie apart from every document found
+        // (overlapping none by more than 15% of the smaller), or replace the one document they overlap when it is no
+        // such rectangle and they hold nine tenths of it (the piece of a dark card that its coloured bar outlined).
+        // A sixth of the photos of 30 generated sets are that dark; the pass added three documents there and took
+        // none away.
+        const double medianLevel = [&] {
+            cv::Mat gray;
+            cv::cvtColor(small, gray, cv::COLOR_BGR2GRAY);
+            std::vector<uchar> levels(gray.begin<uchar>(), gray.end<uchar>());
+            return static_cast<double>(quantileOf(levels, 0.5));
+        }();
+        if (medianLevel < 60) {
+            cv::Mat brighter;
+            small.convertTo(brighter, -1, std::min(4.0, 90 / std::max(1.0, medianLevel)), 0);
+            for (auto &found : documentsOn(brighter)) {
+                if (rectangleCornerAngle(found.quad, small.size()) < 88) continue;
+                std::vector<Candidate *> overlapped;
+                for (auto &d : documents)
+                    if (overlapArea(d.quad, found.quad) > 0.15 * std::min(d.area, found.area)) overlapped.push_back(&d);
+                if (overlapped.empty()) {
+                    documents.push_back(std::move(found));
+                } else if (overlapped.size() == 1) {
+                    Candidate &piece = *overlapped.front();
+                    if (rectangleCornerAngle(piece.quad, small.size()) < 87 && overlapArea(piece.quad, found.quad) >= 0.9 * piece.area)
+                        piece = std::move(found);
                 }
             }
-        }
-        // An outline that runs on over a strip of the desk to a straight edge in it is moved in to the document's
-        // own edge, and one that stops short of a band of colour along one side (a card's accent bar) out over it.
-        for (auto &document : documents) {
-            if (const auto trimmed = trimmedOffDesk(views, document.quad)) document.quad = ordered(*trimmed);
-            if (const auto widened = widenedOverBand(small, document.quad)) document.quad = ordered(*widened);
         }
         const int n = std::min<int>(capacity, static_cast<int>(documents.size()));
         for (int k = 0; k < n; ++k) {
