@@ -670,16 +670,28 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             // The paper begins at the last sharp rise of brightness on the way there (8 levels from one column to the
             // next), not where it comes near the page's own level: a curled page's shade along its fore-edge rises
             // smoothly over many columns after the step from its page block.
-            int step = -1;
-            for (int i = 0; i < x; ++i)  // x is at most reach
-                if (brightness[i + 1] - brightness[i] >= 8) step = i;
-            if (step < 0) return x < reach ? x : -1;
             // Where a step (8 levels from one column to the next) and the rest of its blur end.
             const auto stepEnd = [&](int at) {
                 int end = at + 1;
                 while (end < reach && brightness[end + 1] - brightness[end] >= 4) ++end;
                 return end;
             };
+            // Whether a sharp rise at column `i` comes up from something darker than what lies past it (a page
+            // block, a cover, the desk: the three columns before it all 4 levels darker than the four past its end),
+            // not back from a dip of a column or two in paper as light (the first line of print past a margin: seed
+            // 177000 spread-01, the margin of a page shaded along its fore-edge at 162, a line of print at 141, the
+            // lines after it at 146 to 156 with a rise of 8 among them).
+            const auto risesFromDarker = [&](int i) {
+                if (brightness[i + 1] - brightness[i] < 8) return false;
+                const int end = stepEnd(i);
+                if (end + 4 > static_cast<int>(brightness.size())) return true;
+                const double past = *std::min_element(brightness.begin() + end, brightness.begin() + end + 4);
+                return *std::max_element(brightness.begin() + std::max(0, i - 2), brightness.begin() + i + 1) <= past - 4;
+            };
+            int step = -1;
+            for (int i = 0; i < x; ++i)  // x is at most reach
+                if (risesFromDarker(i)) step = i;
+            if (step < 0) return x < reach ? x : -1;
             const int edge = stepEnd(step);
             // The lowest brightness from column `from` to `to` (excluded) when it keeps within 12 levels there (paper
             // in shade), else nothing.
@@ -692,9 +704,17 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             // earlier rise leads to paper in shade, level (within 12 levels) for a quarter of the reach or more and
             // at least six tenths as light as the paper, where the page's own edge is. (On the corpus and six fresh
             // sets, every other stretch between two rises was 7 columns wide or less, or far from level: a page
-            // block, a cover's rim, or the cover and the desk beyond it.)
-            for (int i = 0; i < step; ++i) {
-                if (brightness[i + 1] - brightness[i] < 8) continue;
+            // block, a cover's rim, or the cover and the desk beyond it.) A shadow's edge is soft: the brightness
+            // climbs (by 2 levels or more from one column to the next) for five columns or more round its sharpest
+            // rise (147000 spread-06: 138, 140, 142, 151, 160, 169, 178, 182; seed 167000 spread-06 for ten), where
+            // a page's own edge climbs within three (seed 177000 spread-01: a page block 22 columns wide and as
+            // level as shade at 143 to 147, then 188 and 207 on the page).
+            int riseStart = step, riseEnd = step + 1;
+            while (riseStart > 0 && brightness[riseStart] - brightness[riseStart - 1] >= 2) --riseStart;
+            while (riseEnd + 1 < static_cast<int>(brightness.size()) && brightness[riseEnd + 1] - brightness[riseEnd] >= 2) ++riseEnd;
+            const bool softLastRise = riseEnd - riseStart >= 5;
+            for (int i = 0; i < step && softLastRise; ++i) {
+                if (!risesFromDarker(i)) continue;
                 const int shaded = stepEnd(i);
                 if (step - shaded < std::max(3, reach / 4)) break;
                 // (Up to the shadow's soft edge, which starts to rise a few columns before its step.)
