@@ -481,6 +481,18 @@ struct TextLayoutTests {
         #expect(abs(insets.right - Double(border)) <= 2, "right inset \(insets.right)")
     }
 
+    @Test("A wide page block as level as shade is trimmed off: its sharp edge onto the page is no shadow's")
+    func borderTrimmedPastWidePageBlock() throws {
+        // Seed 177000 spread-01 (2 MP, tilted 30 degrees): the page block showed 22 columns wide at 143-147, as level
+        // as a page in shade, and the page rose from it within two columns to 207; the block was kept as shaded paper
+        // before a shadow's edge. Here the block runs 30 px past the book's own border, at 145.
+        let border = Self.bookBorder
+        let book = try Self.rectifiedBook { x in x < border + 30 ? 145 : 207 }
+        let insets = try #require(try BorderTrimmer().border(of: book))
+        #expect(abs(insets.left - Double(border + 30)) <= 2, "left inset \(insets.left)")
+        #expect(abs(insets.top - Double(border)) <= 2, "top inset \(insets.top)")
+    }
+
     @Test("A page whose end lies in shade past the reach is trimmed at the step onto it, though the step overshoots the shade")
     func borderTrimmedBeforeShadeAfterOvershoot() throws {
         // Seed 161000 spread-05: below a cover's rim the page lies in a hand's shadow further in than the side's reach,
