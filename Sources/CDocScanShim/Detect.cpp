@@ -2151,12 +2151,13 @@ Candidate withSidesFromTwins(const Views &views, Candidate document, const std::
         twinSides.push_back(sides);
     }
     if (twinSides.empty()) return document;
+    constexpr int samples = 32;
     for (int round = 0; round < 2; ++round) {
         std::optional<Candidate> best;
+        const double orientation = signedArea(document.quad) > 0 ? 1 : -1;
         for (int side = 0; side < 4; ++side) {
             const cv::Point2d a = document.quad[side], b = document.quad[(side + 1) % 4];
-            const double orientation = signedArea(document.quad) > 0 ? 1 : -1;
-            if (sideSupport(views, a, b, orientation, 32) >= 0.8 * 32) continue;
+            if (sideSupport(views, a, b, orientation, samples) >= 0.8 * samples) continue;
             const Line own = lineThrough(a, b);
             const cv::Point2d middle = 0.5 * (a + b);
             for (const auto &sides : twinSides) {
@@ -2171,7 +2172,8 @@ Candidate withSidesFromTwins(const Views &views, Candidate document, const std::
                     bool closed = true;
                     for (int k = 0; k < 4 && closed; ++k) {
                         const auto corner = intersect(lines[(k + 3) % 4], lines[k]);
-                        if (corner) mixed[k] = *corner; else closed = false;
+                        closed = corner.has_value();
+                        if (closed) mixed[k] = *corner;
                     }
                     if (!closed || !isConvex(mixed) || isDegenerate(mixed) || rectangleCornerAngle(mixed, frame) < 85) continue;
                     const double score = outlineScore(views, mixed);
@@ -2412,8 +2414,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // What an outline holds (``rectifiedRegion``): how rough its surface is (``surfaceRoughness``), how much of it
         // is marked (``markShare``) and how strongly its print runs in lines (``docscan::textLineStrength``, ``linesIn``).
         // Measured once per outline: the same outlines are judged again when the choice is made a second time, when
-        // it is made with the hairlines, and on the brighter copy of a dark photo (see below). The lines, which take three times as long as the rest (about 11 ms on a
-        // region of 700 pixels), only when asked: a well outlined main document needs none.
+        // it is made with the hairlines, and on the brighter copy of a dark photo (see below). The lines, which take
+        // three times as long as the rest (about 11 ms on a region of 700 pixels), only when asked: a well outlined
+        // main document needs none.
         struct Held {
             cv::Mat region;
             double roughness, marks;
