@@ -1127,8 +1127,9 @@ bool stripIsDesk(const Views &views, const Quad &larger, const Quad &smaller) {
 /// not paper (the lighter half of the outline's middle, by colour), just inside most of it. The side's two ends are
 /// moved along the sides next to it (each by up to two fifths of them, one by at least 6%) to the nearest place where
 /// a side steps along most of its length with paper just inside it and none just outside, and the move is kept when
-/// the strip it leaves out is the desk. Nothing when every side has paper just inside it, or no such move is found.
-std::optional<Quad> trimmedOffDesk(const Views &views, const Quad &quad) {
+/// the strip it leaves out is the desk, not smooth paper lighter than it (`detail`: ``fineDetail``). Nothing when
+/// every side has paper just inside it, or no such move is found.
+std::optional<Quad> trimmedOffDesk(const Views &views, const cv::Mat &detail, const Quad &quad) {
     const cv::Mat &lab = views.lab;
     const double orientation = signedArea(quad) > 0 ? 1 : -1;
     // The paper: the lighter half of a grid of places over the middle of the outline (the paper between the print).
@@ -1204,7 +1205,20 @@ std::optional<Quad> trimmedOffDesk(const Views &views, const Quad &quad) {
         // pulling the strip's mean chroma towards grey, can pass for a darker desk's. (Texture would not tell a woven
         // desk either: print is as rough at the working size. So a wedge of red and white gingham, whose checks
         // average within 10 of the paper's chroma, is left: seed 133000 receipt-01.)
-        if (const auto moved = nearestMove(); moved && stripIsDesk(views, quad, *moved)) return moved;
+        // Nor may it be smooth stock clearly lighter than a rough desk (its fine detail, relative to its lightness,
+        // under half the desk's just outside, and 25 levels lighter): paper in a phone's bluish shadow, of the
+        // granite's chroma but not of its grain (seed 181000 multi-06, a card cut along the shadow's edge: 0.794).
+        // Relative detail, because a shadow dims a rough desk's detail with its light.
+        const auto leavesOutPaper = [&](const Quad &moved) {
+            const auto strip = ringQuantile(detail, quad, moved, 0.5), desk = quantileJustOutside(detail, quad, 0.5);
+            const auto colours = stripColours(views, quad, moved);
+            if (!strip || !desk || !colours) return false;
+            const double stripDetail = *strip / std::max(1.0, colours->stripLightness);
+            const double deskDetail = *desk / std::max(1.0, colours->outsideLightness);
+            return stripDetail < 0.5 * deskDetail && colours->stripLightness >= colours->outsideLightness + 25;
+        };
+        if (const auto moved = nearestMove(); moved && stripIsDesk(views, quad, *moved) && !leavesOutPaper(*moved))
+            return moved;
     }
     return std::nullopt;
 }
@@ -2956,7 +2970,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // An outline that runs on over a strip of the desk to a straight edge in it is moved in to the document's
             // own edge, and one that stops short of a band of colour along one side (a card's accent bar) out over it.
             for (auto &document : documents) {
-                if (const auto trimmed = trimmedOffDesk(views, document.quad)) document.quad = ordered(*trimmed);
+                if (const auto trimmed = trimmedOffDesk(views, detail, document.quad)) document.quad = ordered(*trimmed);
                 if (const auto widened = widenedOverBand(small, document.quad)) document.quad = ordered(*widened);
             }
             return documents;
