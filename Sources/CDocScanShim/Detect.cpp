@@ -2169,19 +2169,19 @@ Candidate withSidesFromTwins(const Views &views, Candidate document, const std::
     for (int round = 0; round < 2; ++round) {
         std::optional<Candidate> best;
         const double orientation = signedArea(document.quad) > 0 ? 1 : -1;
+        std::array<Line, 4> own;
+        for (int k = 0; k < 4; ++k) own[k] = lineThrough(document.quad[k], document.quad[(k + 1) % 4]);
         for (int side = 0; side < 4; ++side) {
             const cv::Point2d a = document.quad[side], b = document.quad[(side + 1) % 4];
             if (sideSupport(views, a, b, orientation, samples) >= 0.8 * samples) continue;
-            const Line own = lineThrough(a, b);
             const cv::Point2d middle = 0.5 * (a + b);
             for (const auto &sides : twinSides) {
                 for (const Line &line : sides) {
-                    if (std::abs(line.normal.dot(own.normal)) < std::cos(40 * CV_PI / 180)) continue;
+                    if (std::abs(line.normal.dot(own[side].normal)) < std::cos(40 * CV_PI / 180)) continue;
                     const double apart = line.distanceTo(middle);
                     if (apart < 1 || apart > 0.1 * size) continue;
-                    std::array<Line, 4> lines;
-                    for (int k = 0; k < 4; ++k)
-                        lines[k] = k == side ? line : lineThrough(document.quad[k], document.quad[(k + 1) % 4]);
+                    std::array<Line, 4> lines = own;
+                    lines[side] = line;
                     Quad mixed;
                     bool closed = true;
                     for (int k = 0; k < 4 && closed; ++k) {
@@ -2892,7 +2892,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                         const bool clearOfOthers = std::none_of(documents.begin(), documents.end(), [&](const Candidate &d) {
                             return &d != &piece && overlapsMuch(c.quad, c.area, d.quad, d.area);
                         });
-                        if (clearOfOthers && (score > wholeScore || c.area < whole->area)) whole = Candidate{c.quad, score, c.area}, wholeScore = score;
+                        if (clearOfOthers && (score > wholeScore || c.area < whole->area)) {
+                            whole = Candidate{c.quad, score, c.area};
+                            wholeScore = score;
+                        }
                     }
                     if (whole) piece = *whole;
                 }
@@ -2985,12 +2988,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
         // such rectangle and they hold nine tenths of it (the piece of a dark card that its coloured bar outlined).
         // A sixth of the photos of 30 generated sets are that dark; the pass added three documents there and took
         // none away.
-        const double medianLevel = [&] {
-            cv::Mat gray;
-            cv::cvtColor(small, gray, cv::COLOR_BGR2GRAY);
-            std::vector<uchar> levels(gray.begin<uchar>(), gray.end<uchar>());
-            return static_cast<double>(quantileOf(levels, 0.5));
-        }();
+        const double medianLevel = docscan::LevelCounts(docscan::gray(small)).valueAtShare(0.5);
         if (medianLevel < 60) {
             cv::Mat brighter;
             small.convertTo(brighter, -1, std::min(4.0, 90 / std::max(1.0, medianLevel)), 0);
@@ -2998,7 +2996,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 if (rectangleCornerAngle(found.quad, small.size()) < 88) continue;
                 std::vector<Candidate *> overlapped;
                 for (auto &d : documents)
-                    if (overlapArea(d.quad, found.quad) > 0.15 * std::min(d.area, found.area)) overlapped.push_back(&d);
+                    if (overlapsMuch(d.quad, d.area, found.quad, found.area)) overlapped.push_back(&d);
                 if (overlapped.empty()) {
                     documents.push_back(std::move(found));
                 } else if (overlapped.size() == 1) {
