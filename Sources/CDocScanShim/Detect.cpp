@@ -1404,14 +1404,17 @@ bool isShadowAround(const Views &views, const cv::Mat &detail, const Quad &outer
     const auto colours = stripColours(views, outer, inner);
     if (!colours) return false;
     const double strip = colours->stripLightness, desk = colours->outsideLightness;
-    if (!(colours->stripLikeOutside >= 0.8 && strip <= desk - 15 && strip >= 0.6 * desk &&
+    if (!(colours->stripLikeOutside >= 0.8 && strip <= desk - 8 && strip >= 0.6 * desk &&
           colours->paperLightness >= strip + 10))
         return false;
     // A shadow on the desk is darker than the lit desk its edge runs along. Where `outer` lies apart from `inner`
     // (along the strip) and steps down to what lies beyond it instead (by 5 levels: the median), the strip is the
     // document's own paper in the shade, still lighter than the shaded desk round it: the blank end of a receipt
-    // in a soft shadow, cut off along the shadow's edge (seed 177000 multi-05).
+    // in a soft shadow, cut off along the shadow's edge (seed 177000 multi-05). Where it steps up by 15 levels, the
+    // strip is a shadow on the desk though only 8 darker than the desk round `outer` (which it is part of): a light
+    // shadow's wedge beside a card, outlined along its edge (seed 197000 multi-04: 14 darker, stepping up by 33).
     const auto beyond = lightnessStepWhereApart(views.lab, outer, inner);
+    if (strip > desk - 15) return beyond && *beyond <= -15;
     return !beyond || *beyond < 5;
 }
 
@@ -2584,9 +2587,10 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             };
             auto allCandidates = proposed();
             const cv::Mat &lab = views.lab;
-            // A crisp outline round a region darker than what surrounds it, with no print found in it, is a shadow (of a
-            // phone or a hand, cast on the desk or across a page): however well outlined, it is no document, and must not
-            // keep the document it falls across from being chosen. Nor is one with only a little of both kinds of print,
+            // A crisp outline round a region darker than what surrounds it, with no print found in it (marks under 2%,
+            // whatever lines the end of a card lying in it makes: seed 197000 multi-01, a phone's shadow with 1.2%), is a
+            // shadow (of a phone or a hand, cast on the desk or across a page): however well outlined, it is no
+            // document, and must not keep the document it falls across from being chosen. Nor is one with only a little of both kinds of print,
             // weak lines (under 0.15) and few marks (under 5%): a shadow across the corner of a form, which takes in a rule
             // and a few words of it. (Cards dark enough to pass for shadows carry more marks: at least 5% on the generated
             // sets, with lines of 0.11 or more.) Smaller dark regions are the cells and specks of a surface, which the
@@ -2595,7 +2599,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 if (c.area < 0.04 * lab.total()) return false;
                 if (!isDarkerAllRound(lab, c.quad)) return false;
                 const double marks = held(c.quad).marks;
-                if (marks < 0.012) return true;
+                if (marks < 0.02) return true;
                 const double lines = linesIn(c.quad);
                 return lines < 0.05 || (lines < 0.15 && marks < 0.05);
             };
@@ -3123,7 +3127,14 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                             Candidate &piece = *overlapped.front();
                             if (found.area < 0.9 * piece.area) continue;
                             const double seenPast = outlineScoreSeeingPast(views, found.quad);
-                            if (seenPast >= 0.9 && seenPast >= outlineScoreSeeingPast(views, piece.quad) + 0.15) piece = std::move(found);
+                            if (seenPast < 0.9) continue;
+                            // Or about as well outlined (within 0.02) when what the one found first holds beyond it is
+                            // a shadow on the desk (``isShadowAround``): a card whose end lies in a hard shadow, first
+                            // outlined along the shadow's edge past its corner (seed 197000 multi-04).
+                            const double pieceSeenPast = outlineScoreSeeingPast(views, piece.quad);
+                            if (seenPast >= pieceSeenPast + 0.15 ||
+                                (seenPast >= pieceSeenPast - 0.02 && isShadowAround(views, detail, piece.quad, found.quad)))
+                                piece = std::move(found);
                             continue;
                         }
                         // Two found that it holds (nine tenths of each), together 85 hundredths of it or more, are its
