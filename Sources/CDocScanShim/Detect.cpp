@@ -1391,11 +1391,13 @@ std::optional<double> lightnessStepWhereApart(const cv::Mat &lab, const Quad &ou
 /// desk round it), or of a grey rim round it (the side of a book's page block), rather than of a document: the desk
 /// just outside `outer` is plain (its fine detail under four times a plain surface's), and the strip between the
 /// outlines is that desk in shade. At least 80% of the strip has the desk's chroma; it is darker than the desk by 15
-/// levels or more but keeps at least 60% of its light; its fine detail is at most twice the desk's (no print: the
-/// side of a book's page block, its sheets' edges, measured 64 against a desk's 32); and the paper of `inner` is
-/// lighter than it by 10 levels. A page's margin round a table printed on it is the page's own paper, as light as the
-/// table's; a shadowed part of a page holds print. A strip too thin for its detail to be judged (a book's rim) is too
-/// thin to hold print; false when the colours or the band outside cannot be judged.
+/// levels or more (or by 8, when `outer` steps up by 15 to what lies past it where it parts from `inner`: the lit
+/// desk beyond a light shadow) but keeps at least 60% of its light; its fine detail is at most twice the desk's (no
+/// print: the side of a book's page block, its sheets' edges, measured 64 against a desk's 32); the paper of `inner`
+/// is lighter than it by 10 levels; and `outer` does not step down there (5 levels), as a document's own shaded end
+/// does to the shaded desk round it. A page's margin round a table printed on it is the page's own paper, as light as
+/// the table's; a shadowed part of a page holds print. A strip too thin for its detail to be judged (a book's rim) is
+/// too thin to hold print; false when the colours or the band outside cannot be judged.
 bool isShadowAround(const Views &views, const cv::Mat &detail, const Quad &outer, const Quad &inner) {
     const auto deskDetail = quantileJustOutside(detail, outer, 0.9);
     const auto stripDetail = ringQuantile(detail, outer, inner, 0.9);
@@ -2588,13 +2590,14 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             auto allCandidates = proposed();
             const cv::Mat &lab = views.lab;
             // A crisp outline round a region darker than what surrounds it, with no print found in it (marks under 2%,
-            // whatever lines the end of a card lying in it makes: seed 197000 multi-01, a phone's shadow with 1.2%), is a
-            // shadow (of a phone or a hand, cast on the desk or across a page): however well outlined, it is no
-            // document, and must not keep the document it falls across from being chosen. Nor is one with only a little of both kinds of print,
-            // weak lines (under 0.15) and few marks (under 5%): a shadow across the corner of a form, which takes in a rule
-            // and a few words of it. (Cards dark enough to pass for shadows carry more marks: at least 5% on the generated
-            // sets, with lines of 0.11 or more.) Smaller dark regions are the cells and specks of a surface, which the
-            // judging below deals with. A shadow is darker than what surrounds it all round (``isDarkerAllRound``).
+            // whatever lines the end of a card lying in it makes: seed 197000 multi-01, a phone's shadow with 1.2%), is
+            // a shadow (of a phone or a hand, cast on the desk or across a page): however well outlined, it is no
+            // document, and must not keep the document it falls across from being chosen. Nor is one with only a
+            // little of both kinds of print, weak lines (under 0.15) and few marks (under 5%): a shadow across the
+            // corner of a form, which takes in a rule and a few words of it. (Cards dark enough to pass for shadows
+            // carry more marks: at least 5% on the generated sets, with lines of 0.11 or more.) Smaller dark regions
+            // are the cells and specks of a surface, which the judging below deals with. A shadow is darker than what
+            // surrounds it all round (``isDarkerAllRound``).
             const auto isShadow = [&](const Candidate &c) {
                 if (c.area < 0.04 * lab.total()) return false;
                 if (!isDarkerAllRound(lab, c.quad)) return false;
