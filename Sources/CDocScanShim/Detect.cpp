@@ -2063,10 +2063,17 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, d
         cv::morphologyEx(paper, paper, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(9, 9)));
         const size_t before = candidates.size();
         addOutlines(paper, minArea, views, candidates, cv::RETR_EXTERNAL, 3);
-        // Such a patch follows the paper only roughly (its print and a shadow across it eat into it): each outline is
-        // also proposed with its corners moved to where it is best outlined (``climbedToOutline``).
-        for (size_t k = before, end = candidates.size(); k < end; ++k) {
-            const Quad climbed = climbedToOutline(views, candidates[k].quad);
+        // Such a patch follows the paper only roughly (its print and a shadow across it eat into it): the four
+        // largest outlines (a climb takes a millisecond or two) are also proposed with their corners moved to where
+        // they are best outlined (``climbedToOutline``).
+        std::vector<Quad> patches;
+        for (size_t k = before; k < candidates.size(); ++k) patches.push_back(candidates[k].quad);
+        std::sort(patches.begin(), patches.end(), [](const Quad &a, const Quad &b) {
+            return std::abs(signedArea(a)) > std::abs(signedArea(b));
+        });
+        if (patches.size() > 4) patches.resize(4);
+        for (const Quad &patch : patches) {
+            const Quad climbed = climbedToOutline(views, patch);
             candidates.push_back({climbed, outlineScore(views, climbed), std::abs(signedArea(climbed))});
         }
     }
