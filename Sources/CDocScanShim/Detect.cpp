@@ -698,6 +698,14 @@ bool overlapsMuch(const Quad &a, double areaA, const Quad &b, double areaB) {
     return overlapArea(a, b) > 0.15 * std::min(areaA, areaB);
 }
 
+/// The documents that `found` overlaps much (``overlapsMuch``), as pointers into `documents`.
+std::vector<Candidate *> overlappedBy(std::vector<Candidate> &documents, const Candidate &found) {
+    std::vector<Candidate *> overlapped;
+    for (auto &d : documents)
+        if (overlapsMuch(d.quad, d.area, found.quad, found.area)) overlapped.push_back(&d);
+    return overlapped;
+}
+
 /// Fine detail of the photo: |gray - Gaussian(sigma 2)| in sixteenths of a grey level. Woven cloth, carpet, granite and
 /// wood grain are busy with it everywhere; paper only along its print.
 cv::Mat fineDetail(const cv::Mat &smallBGR) {
@@ -1047,17 +1055,20 @@ struct RegionPixels {
 /// working pixels.
 constexpr int clearOfOutline = 2;
 
-const RegionColour &Views::colourInside(const Quad &quad) const {
-    if (const auto known = insides.find(cornersOf(quad)); known != insides.end()) return known->second;
+/// The pixels of `lab` (``Views/lab``) inside `quad`, ``clearOfOutline`` clear of it.
+RegionPixels pixelsInside(const cv::Mat &lab, const Quad &quad) {
     const cv::Rect area = reachOf({&quad}, 3, lab.size());
     RegionPixels inside;
-    if (!area.empty()) {
-        const QuadRuns runs(quad, area);
-        for (int y = area.y; y < area.y + area.height; ++y)
-            if (const Run run = runs.eroded(y, clearOfOutline); !run.empty())
-                inside.add(lab.ptr<cv::Vec3f>(y), run.from, run.to);
-    }
-    return insides.emplace(cornersOf(quad), inside.colour(0.75)).first->second;
+    if (area.empty()) return inside;
+    const QuadRuns runs(quad, area);
+    for (int y = area.y; y < area.y + area.height; ++y)
+        if (const Run run = runs.eroded(y, clearOfOutline); !run.empty()) inside.add(lab.ptr<cv::Vec3f>(y), run.from, run.to);
+    return inside;
+}
+
+const RegionColour &Views::colourInside(const Quad &quad) const {
+    if (const auto known = insides.find(cornersOf(quad)); known != insides.end()) return known->second;
+    return insides.emplace(cornersOf(quad), pixelsInside(lab, quad).colour(0.75)).first->second;
 }
 
 const RegionColour &Views::colourJustOutside(const Quad &quad) const {
@@ -1081,12 +1092,7 @@ const RegionColour &Views::colourJustOutside(const Quad &quad) const {
 /// middle and a light tone in about equal shares. A card's stock is of one tone with a small share of print on it, and
 /// a card with a shadow across it holds two (a quartile and the median within a few levels of each other).
 bool holdsThreeTones(const cv::Mat &lab, const Quad &quad) {
-    const cv::Rect area = reachOf({&quad}, 3, lab.size());
-    if (area.empty()) return false;
-    RegionPixels inside;
-    const QuadRuns runs(quad, area);
-    for (int y = area.y; y < area.y + area.height; ++y)
-        if (const Run run = runs.eroded(y, clearOfOutline); !run.empty()) inside.add(lab.ptr<cv::Vec3f>(y), run.from, run.to);
+    const RegionPixels inside = pixelsInside(lab, quad);
     const double median = inside.lightnessQuantile(0.5);
     return std::min(median - inside.lightnessQuantile(0.25), inside.lightnessQuantile(0.75) - median) >= 15;
 }
@@ -1987,17 +1993,25 @@ struct ColourEdges {
 /// units): once every place steps, the outline still moves onto the middle of the edge. Once the outline is a rectangle
 /// to a camera (87 degrees, ``rectangleCornerAngle``) it stays one.
 Quad climbedToOutline(const Views &views, Quad quad) {
+    // The outline score (as ``outlineScore`` works it out) and the mean step, from one pass over the sides.
+    constexpr int samples = 32;
     const auto merit = [&](const Quad &q) {
+        if (isDegenerate(q)) return 0.0;
         const double orientation = signedArea(q) > 0 ? 1 : -1;
+        std::array<int, 4> supported;
         double steps = 0;
         int places = 0;
-        for (int side = 0; side < 4; ++side)
-            stepsAcrossSide(views, q[side], q[(side + 1) % 4], orientation, 32,
-                            [&](const cv::Vec3f &inside, const cv::Vec3f &outside, bool, bool) {
+        for (int side = 0; side < 4; ++side) {
+            int colour = 0, woven = 0;
+            stepsAcrossSide(views, q[side], q[(side + 1) % 4], orientation, samples,
+                            [&](const cv::Vec3f &inside, const cv::Vec3f &outside, bool colourSteps, bool textureSteps) {
+                                colour += colourSteps, woven += textureSteps;
                                 steps += std::min(30.0, cv::norm(inside - outside));
                                 ++places;
                             });
-        return outlineScore(views, q) + 1e-3 * steps / std::max(1, places);
+            supported[side] = std::max(colour, woven);
+        }
+        return scoreFromSupport(q, supported, samples, views.lab.size()) + 1e-3 * steps / std::max(1, places);
     };
     double best = merit(quad);
     bool rectangular = rectangleCornerAngle(quad, views.lab.size()) >= 87;  // once a camera's rectangle, kept one
@@ -3121,9 +3135,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     if (largest(withHairlines) > largest(documents)) documents = std::move(withHairlines);
                 } else {
                     for (auto &found : withHairlines) {
-                        std::vector<Candidate *> overlapped;
-                        for (auto &d : documents)
-                            if (overlapsMuch(d.quad, d.area, found.quad, found.area)) overlapped.push_back(&d);
+                        const std::vector<Candidate *> overlapped = overlappedBy(documents, found);
                         if (overlapped.empty()) {
                             documents.push_back(std::move(found));
                             continue;
@@ -3203,9 +3215,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             small.convertTo(brighter, -1, std::min(4.0, 90 / std::max(1.0, medianLevel)), 0);
             for (auto &found : documentsOn(brighter)) {
                 if (rectangleCornerAngle(found.quad, small.size()) < 88) continue;
-                std::vector<Candidate *> overlapped;
-                for (auto &d : documents)
-                    if (overlapsMuch(d.quad, d.area, found.quad, found.area)) overlapped.push_back(&d);
+                const std::vector<Candidate *> overlapped = overlappedBy(documents, found);
                 if (overlapped.empty()) {
                     documents.push_back(std::move(found));
                 } else if (overlapped.size() == 1) {
