@@ -2105,8 +2105,8 @@ std::optional<Quad> slidInOverShadow(const Views &views, const cv::Mat &detail, 
 /// are moved out past the corners along the sides next to it by up to their length (``bestWithSideMoved``), and the
 /// outline is climbed (``climbedToOutline``) when that leaves it fairly well outlined (0.8) but short of the mark. The
 /// move is kept when the outline is then outlined nearly all round (0.97) and clearly better (0.05), a rectangle to a
-/// camera (88 degrees), and what it adds has the paper's chroma and is no desk (``stripIsDesk``): not a thumb over the
-/// document's end, nor a band of desk to the next document. Nothing otherwise.
+/// camera (88 degrees), and what it adds has the paper's chroma (``otherChroma``): not a thumb over the document's end
+/// (it took in one on seed 143000 multi-01), nor a band of a coloured desk. Nothing otherwise.
 std::optional<Quad> grownToOwnSide(const Views &views, const Quad &quad, double score) {
     std::optional<Quad> best;
     double bestScore = std::max(0.97, score + 0.05);
@@ -2118,8 +2118,7 @@ std::optional<Quad> grownToOwnSide(const Views &views, const Quad &quad, double 
         }
         if (trialScore < bestScore || rectangleCornerAngle(trial, views.lab.size()) < 88) continue;
         const auto colours = stripColours(views, trial, quad);
-        if (colours && chromaDistance(colours->strip, colours->inside) < otherChroma && !stripIsDesk(views, trial, quad))
-            best = trial, bestScore = trialScore;
+        if (colours && chromaDistance(colours->strip, colours->inside) < otherChroma) best = trial, bestScore = trialScore;
     }
     return best;
 }
