@@ -2036,6 +2036,17 @@ Quad climbedToOutline(const Views &views, Quad quad) {
     return quad;
 }
 
+/// `quad` with the two ends of its side `side` moved by `distance` along the lines of the sides next to it (positive:
+/// along them, into the outline; negative: out past the corners).
+Quad withSideMoved(const Quad &quad, int side, double distance) {
+    const int a = side, b = (side + 1) % 4, beforeA = (side + 3) % 4, afterB = (side + 2) % 4;
+    const cv::Point2d towardsA = quad[beforeA] - quad[a], towardsB = quad[afterB] - quad[b];
+    Quad moved = quad;
+    moved[a] += towardsA * (distance / std::max(1.0, cv::norm(towardsA)));
+    moved[b] += towardsB * (distance / std::max(1.0, cv::norm(towardsB)));
+    return moved;
+}
+
 /// The best outlined (``outlineScore``) of the outlines made from `quad` by moving the two ends of its side `side`
 /// along the lines of the sides next to it, each by `from` to `to` times that side's length (positive: along it, so
 /// that the outline shrinks; negative: beyond the corner, so that it grows), first 8 working pixels at a time (scored
@@ -2091,6 +2102,10 @@ std::optional<Quad> slidInOverShadow(const Views &views, const cv::Mat &detail, 
     std::optional<Quad> best;
     double bestScore = std::max(0.97, score + 0.05);
     for (int side = 0; side < 4; ++side) {
+        // Only a side with shade just inside it (8 working pixels, 8 levels darker than the desk round the outline)
+        // can have a shadow to leave out; the search is skipped for the others.
+        const auto band = stripColours(views, quad, withSideMoved(quad, side, 8));
+        if (band && band->stripLightness > band->outsideLightness - 8) continue;
         const auto [trialScore, trial] = bestWithSideMoved(views, quad, side, 0, 0.6);
         if (trialScore >= bestScore && rectangleCornerAngle(trial, views.lab.size()) >= 88 &&
             isShadowAround(views, detail, quad, trial))
@@ -2101,7 +2116,7 @@ std::optional<Quad> slidInOverShadow(const Views &views, const cv::Mat &detail, 
 
 /// `quad` with one side moved out to the document's own side, when the outline stops short of it along a line across
 /// the paper: a hand's hard shadow across a receipt, whose edge outlined the lit end (seed 131000 multi-03, IoU 0.73),
-/// or a line of a checked cloth's pattern seen through a card's edge (seed 165000 multi-06, 0.84). The side's ends
+/// or the edge of a gingham's white square across a receipt's pale end (seed 165000 multi-06, 0.84). The side's ends
 /// are moved out past the corners along the sides next to it by up to their length (``bestWithSideMoved``), and the
 /// outline is climbed (``climbedToOutline``) when that leaves it fairly well outlined (0.8) but short of the mark. The
 /// move is kept when the outline is then outlined nearly all round (0.97) and clearly better (0.05), a rectangle to a
@@ -2111,6 +2126,12 @@ std::optional<Quad> grownToOwnSide(const Views &views, const Quad &quad, double 
     std::optional<Quad> best;
     double bestScore = std::max(0.97, score + 0.05);
     for (int side = 0; side < 4; ++side) {
+        // Only a side with more of the paper just past it (8 working pixels: its chroma, and 8 levels or more from the
+        // surface round the outline) can stop short of the document; the search is skipped for the others.
+        const auto band = stripColours(views, withSideMoved(quad, side, -8), quad);
+        if (band && (chromaDistance(band->strip, band->inside) >= otherChroma ||
+                     std::abs(band->stripLightness - band->outsideLightness) < 8))
+            continue;
         auto [trialScore, trial] = bestWithSideMoved(views, quad, side, -1.0, 0);
         if (trialScore >= 0.8 && trialScore < bestScore) {
             trial = climbedToOutline(views, trial);
