@@ -2046,14 +2046,15 @@ Quad climbedToOutline(const Views &views, Quad quad) {
     return quad;
 }
 
-/// `quad` with the two ends of its side `side` moved by `distance` along the lines of the sides next to it (positive:
-/// along them, into the outline; negative: out past the corners).
-Quad withSideMoved(const Quad &quad, int side, double distance) {
+/// `quad` with the ends of its side `side` (corners `side` and the next) moved along the lines of the sides next to
+/// them, the first by `first` and the second by `second` working pixels (positive: along those sides, into the
+/// outline; negative: out past the corners).
+Quad withSideMoved(const Quad &quad, int side, double first, double second) {
     const int a = side, b = (side + 1) % 4, beforeA = (side + 3) % 4, afterB = (side + 2) % 4;
     const cv::Point2d towardsA = quad[beforeA] - quad[a], towardsB = quad[afterB] - quad[b];
     Quad moved = quad;
-    moved[a] += towardsA * (distance / std::max(1.0, cv::norm(towardsA)));
-    moved[b] += towardsB * (distance / std::max(1.0, cv::norm(towardsB)));
+    moved[a] += towardsA * (first / std::max(1.0, cv::norm(towardsA)));
+    moved[b] += towardsB * (second / std::max(1.0, cv::norm(towardsB)));
     return moved;
 }
 
@@ -2062,16 +2063,10 @@ Quad withSideMoved(const Quad &quad, int side, double distance) {
 /// that the outline shrinks; negative: beyond the corner, so that it grows), first 8 working pixels at a time (scored
 /// on 8 places a side), then by 4, 2, 1 and half a pixel; with its score. `quad` itself is not among them.
 std::pair<double, Quad> bestWithSideMoved(const Views &views, const Quad &quad, int side, double from, double to) {
-    const int a = side, b = (side + 1) % 4, beforeA = (side + 3) % 4, afterB = (side + 2) % 4;
-    const cv::Point2d towardsA = quad[beforeA] - quad[a], towardsB = quad[afterB] - quad[b];
-    const double lengthA = cv::norm(towardsA), lengthB = cv::norm(towardsB);
+    const double lengthA = cv::norm(quad[(side + 3) % 4] - quad[side]);
+    const double lengthB = cv::norm(quad[(side + 2) % 4] - quad[(side + 1) % 4]);
     if (lengthA < 8 || lengthB < 8) return {0, quad};
-    const auto moved = [&](double alongA, double alongB) {
-        Quad trial = quad;
-        trial[a] += towardsA * (alongA / lengthA);
-        trial[b] += towardsB * (alongB / lengthB);
-        return trial;
-    };
+    const auto moved = [&](double alongA, double alongB) { return withSideMoved(quad, side, alongA, alongB); };
     const auto within = [&](double alongA, double alongB) {
         return alongA >= from * lengthA && alongA <= to * lengthA && alongB >= from * lengthB && alongB <= to * lengthB;
     };
@@ -2114,7 +2109,7 @@ std::optional<Quad> slidInOverShadow(const Views &views, const cv::Mat &detail, 
     for (int side = 0; side < 4; ++side) {
         // Only a side with shade just inside it (8 working pixels, 8 levels darker than the desk round the outline)
         // can have a shadow to leave out; the search is skipped for the others.
-        const auto band = stripColours(views, quad, withSideMoved(quad, side, 8));
+        const auto band = stripColours(views, quad, withSideMoved(quad, side, 8, 8));
         if (band && band->stripLightness > band->outsideLightness - 8) continue;
         const auto [trialScore, trial] = bestWithSideMoved(views, quad, side, 0, 0.6);
         if (trialScore >= bestScore && rectangleCornerAngle(trial, views.lab.size()) >= 88 &&
@@ -2138,7 +2133,7 @@ std::optional<Quad> grownToOwnSide(const Views &views, const Quad &quad, double 
     for (int side = 0; side < 4; ++side) {
         // Only a side with more of the paper just past it (8 working pixels: its chroma, and 8 levels or more from the
         // surface round the outline) can stop short of the document; the search is skipped for the others.
-        const auto band = stripColours(views, withSideMoved(quad, side, -8), quad);
+        const auto band = stripColours(views, withSideMoved(quad, side, -8, -8), quad);
         if (band && (chromaDistance(band->strip, band->inside) >= otherChroma ||
                      std::abs(band->stripLightness - band->outsideLightness) < 8))
             continue;
