@@ -351,18 +351,26 @@ void pointsAcrossSide(cv::Size size, cv::Point2d a, cv::Point2d b, double orient
 }
 
 /// Calls `visit(side, inside, outside)` with the colours just inside and just outside the quad at `samplesPerSide`
-/// points along each side (samples that fall outside the image are skipped).
-template <typename Visit>
-void sampleAcrossOutline(const cv::Mat &lab, const Quad &quad, int samplesPerSide, Visit visit) {
+/// points along each side, those where `where(point)` holds for the point on the outline between them (samples that
+/// fall outside the image are skipped).
+template <typename Where, typename Visit>
+void sampleAcrossOutlineWhere(const cv::Mat &lab, const Quad &quad, int samplesPerSide, Where where, Visit visit) {
     const double orientation = signedArea(quad) > 0 ? 1 : -1;  // clockwise on screen: positive
     for (int side = 0; side < 4; ++side) {
         pointsAcrossSide(lab.size(), quad[side], quad[(side + 1) % 4], orientation, samplesPerSide,
                          [&](cv::Point2d in, cv::Point2d out) {
+                             if (!where((in + out) * 0.5)) return;
                              cv::Vec3f inside, outside;
                              if (sample<cv::Vec3f>(lab, in, inside) && sample<cv::Vec3f>(lab, out, outside))
                                  visit(side, inside, outside);
                          });
     }
+}
+
+/// ``sampleAcrossOutlineWhere`` at every point.
+template <typename Visit>
+void sampleAcrossOutline(const cv::Mat &lab, const Quad &quad, int samplesPerSide, Visit visit) {
+    sampleAcrossOutlineWhere(lab, quad, samplesPerSide, [](cv::Point2d) { return true; }, visit);
 }
 
 /// The colour of a region of the working copy: its mean (Lab), a quantile of its lightness, and its size.
@@ -1379,16 +1387,11 @@ bool stripIsLitPaper(const Views &views, const Quad &larger, const Quad &smaller
 /// lie apart from `inner` (over 3 working pixels from its outline); nothing when fewer than 8 places of 128 do.
 std::optional<double> lightnessStepWhereApart(const cv::Mat &lab, const Quad &outer, const Quad &inner) {
     const std::vector<cv::Point2f> innerOutline(inner.begin(), inner.end());
-    const double orientation = signedArea(outer) > 0 ? 1 : -1;
     std::vector<float> steps;
-    for (int side = 0; side < 4; ++side) {
-        pointsAcrossSide(lab.size(), outer[side], outer[(side + 1) % 4], orientation, 32, [&](cv::Point2d in, cv::Point2d out) {
-            const cv::Point2d middle = (in + out) * 0.5;
-            if (std::abs(cv::pointPolygonTest(innerOutline, cv::Point2f(middle), true)) <= 3) return;
-            cv::Vec3f inside, outside;
-            if (sample<cv::Vec3f>(lab, in, inside) && sample<cv::Vec3f>(lab, out, outside)) steps.push_back(inside[0] - outside[0]);
-        });
-    }
+    sampleAcrossOutlineWhere(
+        lab, outer, 32,
+        [&](cv::Point2d middle) { return std::abs(cv::pointPolygonTest(innerOutline, cv::Point2f(middle), true)) > 3; },
+        [&](int, const cv::Vec3f &inside, const cv::Vec3f &outside) { steps.push_back(inside[0] - outside[0]); });
     if (steps.size() < 8) return std::nullopt;
     return quantileOf(steps, 0.5);
 }
