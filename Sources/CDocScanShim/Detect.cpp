@@ -1095,6 +1095,22 @@ const RegionColour &Views::colourJustOutside(const Quad &quad) const {
     return bands.emplace(cornersOf(quad), band.colour(0.5)).first->second;
 }
 
+/// The colour of the part of `piece` that lies outside `outer` (both ``clearOfOutline`` clear of their outlines), with
+/// its median lightness: the lit end of a document that a shadow's outline runs across.
+RegionColour colourOfPartOutside(const cv::Mat &lab, const Quad &piece, const Quad &outer) {
+    const cv::Rect area = reachOf({&piece}, 3, lab.size());
+    RegionPixels part;
+    if (!area.empty()) {
+        const QuadRuns inside(piece, area), hole(outer, area);
+        for (int y = area.y; y < area.y + area.height; ++y) {
+            const cv::Vec3f *row = lab.ptr<cv::Vec3f>(y);
+            forEachPieceOutside(inside.eroded(y, clearOfOutline), {hole.dilated(y, clearOfOutline)},
+                                [&](int from, int to) { part.add(row, from, to); });
+        }
+    }
+    return part.colour(0.5);
+}
+
 /// Whether the lightness inside `quad` (2 working pixels clear of its outline) falls into three tones or more, spread
 /// wide: its median at least 15 levels from both its quartiles. A block of a checked cloth's squares holds a dark, a
 /// middle and a light tone in about equal shares. A card's stock is of one tone with a small share of print on it, and
@@ -2735,13 +2751,30 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // carry more marks: at least 5% on the generated sets, with lines of 0.11 or more.) Smaller dark regions
             // are the cells and specks of a surface, which the judging below deals with. A shadow is darker than what
             // surrounds it all round (``isDarkerAllRound``).
+            //
+            // Nor is a document's outline ever crossed by another's, while a shadow's is crossed by the document it
+            // falls across. So a region darker all round whose outline cuts across a smaller outline that a camera sees
+            // as a rectangle (88 degrees) and that is fairly well outlined (0.8), taking in a fifth to four fifths of
+            // it, is a shadow when the rest of that outline (a tenth of it or more) is clearly lighter (by 20 levels)
+            // but no more than twice as light: the same paper in and out of the shade (seed 209000 multi-07, a phone's
+            // shadow over a white card on a pale desk, 182 against 218, print of the card's lines 0.2 in it; a dark
+            // card on cloth that a patch of the cloth's outline crosses is three times darker than the cloth).
             const auto isShadow = [&](const Candidate &c) {
                 if (c.area < 0.04 * lab.total()) return false;
                 if (!isDarkerAllRound(lab, c.quad)) return false;
                 const double marks = held(c.quad).marks;
                 if (marks < 0.02) return true;
                 const double lines = linesIn(c.quad);
-                return lines < 0.05 || (lines < 0.15 && marks < 0.05);
+                if (lines < 0.05 || (lines < 0.15 && marks < 0.05)) return true;
+                const double shade = views.colourInside(c.quad).lightness;
+                return std::any_of(allCandidates.begin(), allCandidates.end(), [&](const Candidate &crossed) {
+                    if (crossed.score < 0.8 || crossed.area >= c.area || rectangleCornerAngle(crossed.quad, lab.size()) < 88)
+                        return false;
+                    const double shared = overlapArea(crossed.quad, c.quad);
+                    if (shared < 0.2 * crossed.area || shared > 0.9 * crossed.area) return false;
+                    const RegionColour lit = colourOfPartOutside(lab, crossed.quad, c.quad);
+                    return lit.pixels >= 0.05 * crossed.area && lit.lightness >= shade + 20 && shade >= 0.5 * lit.lightness;
+                });
             };
             // The documents among `candidates`: of the outlines ``select`` chooses (`chosen`), those that what they hold
             // shows to be documents, put back together where one was cut in pieces.
