@@ -287,6 +287,33 @@ struct TextLayoutTests {
         #expect(decisions[1].skewDegrees == 0)
     }
 
+    @Test("A long page lying across stands up on fainter evidence that its lines run across its width")
+    func longPageLyingAcrossStands() {
+        let analyzer = TextLayoutAnalyzer()
+        // A receipt flattened lying across (3.7 times as wide as tall), its lines faint (0.1): seed 175000 receipt-04.
+        let receipt = TextLayout(
+            quarterTurns: 3, skewDegrees: 0, lineConfidence: 0.1, uprightConfidence: 0.9, aspectRatio: 3.7)
+        #expect(analyzer.decision(for: receipt).quarterTurns == 3)
+        // As faint on a page that is not long, or where the lines run along the page's length, nothing is turned.
+        var square = receipt
+        square.aspectRatio = 1.4
+        #expect(analyzer.decision(for: square).quarterTurns == 0)
+        var along = receipt
+        along.quarterTurns = 2
+        #expect(analyzer.decision(for: along).quarterTurns == 0)
+        var blank = receipt
+        blank.lineConfidence = 0.02
+        #expect(analyzer.decision(for: blank).quarterTurns == 0, "no lines at all: no evidence")
+        // With a clear page in the photo, an unclear long page lying across takes the quarter turn that makes it
+        // stand facing the photo's way, not the half turn that would face it as well but leave it lying.
+        let faintLong = TextLayout(
+            quarterTurns: 0, skewDegrees: 0, lineConfidence: 0.0, uprightConfidence: 0.0, aspectRatio: 3.5)
+        let decisions = analyzer.decisions(for: [
+            (Self.outline(facing: -90), Self.clear), (Self.outline(facing: -90, centre: Point(x: 400, y: 900)), faintLong),
+        ])
+        #expect([1, 3].contains(decisions[1].quarterTurns), "\(decisions)")
+    }
+
     @Test("Clear pages keep their own way up, and with no clear page, or only one page, every page does")
     func clearPagesKeepTheirWay() {
         let analyzer = TextLayoutAnalyzer()
