@@ -114,7 +114,6 @@ public struct TextLayoutAnalyzer: Sendable {
     /// corpus it turned one page right and one wrong (led by a page confidently wrong itself).
     public func decisions(for pages: [(quad: Quad, layout: TextLayout)]) -> [(quarterTurns: Int, skewDegrees: Double)]
     {
-        let own = pages.map { decision(for: $0.layout) }
         // The direction, in the photo, that a page's top faces once it is turned by `turns` quarter turns clockwise.
         func facing(_ quad: Quad, turns: Int) -> Double {
             let up = (
@@ -122,6 +121,22 @@ public struct TextLayoutAnalyzer: Sendable {
                 y: quad.topLeft.y + quad.topRight.y - quad.bottomLeft.y - quad.bottomRight.y
             )
             return atan2(up.y, up.x) * 180 / .pi - 90 * Double(turns)
+        }
+        // How far, in degrees, a page's top faces from the direction `way` (degrees, as ``facing`` gives it).
+        func offAngle(_ quad: Quad, turns: Int, from way: Double) -> Double {
+            let difference = (facing(quad, turns: turns) - way).truncatingRemainder(dividingBy: 360)
+            return min(abs(difference), 360 - abs(difference))
+        }
+        // A long page lying across whose lines show no direction (under ``minimumLineConfidence``) stands anyway,
+        // its top towards the photo's top, as a document mostly faces the camera that photographs it: a receipt's
+        // lines run across its width.
+        let own = pages.map { page in
+            let decided = decision(for: page.layout)
+            guard page.layout.aspectRatio >= longPageAspectRatio, decided.quarterTurns % 2 == 0,
+                page.layout.lineConfidence < minimumLineConfidence
+            else { return decided }
+            let turns = [1, 3].min { offAngle(page.quad, turns: $0, from: -90) < offAngle(page.quad, turns: $1, from: -90) }!
+            return (turns, 0.0)
         }
         func isGuide(_ layout: TextLayout) -> Bool {
             layout.lineConfidence >= guidingLineConfidence && layout.uprightConfidence >= guidingUprightConfidence
@@ -144,11 +159,9 @@ public struct TextLayoutAnalyzer: Sendable {
             let options =
                 linesClear
                 ? [turns, (turns + 2) % 4] : layout.aspectRatio >= longPageAspectRatio ? [1, 3] : [0, 1, 2, 3]
-            func offAngle(_ turns: Int) -> Double {
-                let difference = (facing(pages[index].quad, turns: turns) - way).truncatingRemainder(dividingBy: 360)
-                return min(abs(difference), 360 - abs(difference))
-            }
-            let best = options.min { offAngle($0) < offAngle($1) } ?? turns
+            let best =
+                options.min { offAngle(pages[index].quad, turns: $0, from: way) < offAngle(pages[index].quad, turns: $1, from: way) }
+                ?? turns
             return (best, (best - turns) % 2 == 0 ? own[index].skewDegrees : 0)
         }
     }

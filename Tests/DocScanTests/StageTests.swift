@@ -312,6 +312,13 @@ struct TextLayoutTests {
             (Self.outline(facing: -90), Self.clear), (Self.outline(facing: -90, centre: Point(x: 400, y: 900)), faintLong),
         ])
         #expect([1, 3].contains(decisions[1].quarterTurns), "\(decisions)")
+        // Alone, with no lines found at all, it stands with its top towards the photo's top: flattened with its top
+        // facing right in the photo, a quarter turn clockwise; facing left, three.
+        #expect(analyzer.decisions(for: [(Self.outline(facing: 0), faintLong)]).map(\.quarterTurns) == [1])
+        #expect(analyzer.decisions(for: [(Self.outline(facing: 180), faintLong)]).map(\.quarterTurns) == [3])
+        var faintSquare = faintLong
+        faintSquare.aspectRatio = 1.5
+        #expect(analyzer.decisions(for: [(Self.outline(facing: 0), faintSquare)]).map(\.quarterTurns) == [0])
     }
 
     @Test("Clear pages keep their own way up, and with no clear page, or only one page, every page does")
