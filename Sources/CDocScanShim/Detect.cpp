@@ -2754,11 +2754,12 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             //
             // Nor is a document's outline ever crossed by another's, while a shadow's is crossed by the document it
             // falls across. So a region darker all round whose outline cuts across a smaller outline that a camera sees
-            // as a rectangle (88 degrees) and that is fairly well outlined (0.8), taking in a fifth to four fifths of
-            // it, is a shadow when the rest of that outline (a tenth of it or more) is clearly lighter (by 20 levels)
-            // but no more than twice as light: the same paper in and out of the shade (seed 209000 multi-07, a phone's
-            // shadow over a white card on a pale desk, 182 against 218, print of the card's lines 0.2 in it; a dark
-            // card on cloth that a patch of the cloth's outline crosses is three times darker than the cloth).
+            // as a rectangle (88 degrees) and that is fairly well outlined (0.8), taking in a fifth to nine tenths of
+            // it, is a shadow when the rest of that outline (a twentieth of it or more, clear of both outlines) is
+            // clearly lighter (by 20 levels) but no more than twice as light: the same paper in and out of the shade
+            // (seed 209000 multi-07, a phone's shadow over a white card on a pale desk, 182 against 218, print of the
+            // card's lines 0.2 in it; a dark card on cloth that a patch of the cloth's outline crosses is three times
+            // darker than the cloth).
             const auto isShadow = [&](const Candidate &c) {
                 if (c.area < 0.04 * lab.total()) return false;
                 if (!isDarkerAllRound(lab, c.quad)) return false;

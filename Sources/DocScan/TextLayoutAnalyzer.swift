@@ -109,9 +109,10 @@ public struct TextLayoutAnalyzer: Sendable {
     /// small cards and faded receipts are the ones whose few, small or blurred letters say least. A page whose lines
     /// show their direction keeps it (it may only be turned half round, and keeps its skew); one whose lines do not
     /// may take any quarter turn (a long page lying across, either that makes it stand), and loses its skew when
-    /// turned a quarter. On the photos of several documents of 12
-    /// generated sets (232 pages) this took the scanner's orientation from 216 pages right to 226; on the committed
-    /// corpus it turned one page right and one wrong (led by a page confidently wrong itself).
+    /// turned a quarter. On the photos of several documents of 12 generated sets (232 pages) this took the scanner's
+    /// orientation from 216 pages right to 226; on the committed corpus it turned one page right and one wrong (led by
+    /// a page confidently wrong itself). A long page lying across whose lines show no direction at all stands with its
+    /// top towards the photo's top, whether or not its photo holds other pages.
     public func decisions(for pages: [(quad: Quad, layout: TextLayout)]) -> [(quarterTurns: Int, skewDegrees: Double)]
     {
         // The direction, in the photo, that a page's top faces once it is turned by `turns` quarter turns clockwise.
@@ -135,8 +136,8 @@ public struct TextLayoutAnalyzer: Sendable {
             guard page.layout.aspectRatio >= longPageAspectRatio, decided.quarterTurns % 2 == 0,
                 page.layout.lineConfidence < minimumLineConfidence
             else { return decided }
-            let turns = [1, 3].min { offAngle(page.quad, turns: $0, from: -90) < offAngle(page.quad, turns: $1, from: -90) }!
-            return (turns, 0.0)
+            let photoUp = -90.0
+            return (offAngle(page.quad, turns: 1, from: photoUp) <= offAngle(page.quad, turns: 3, from: photoUp) ? 1 : 3, 0)
         }
         func isGuide(_ layout: TextLayout) -> Bool {
             layout.lineConfidence >= guidingLineConfidence && layout.uprightConfidence >= guidingUprightConfidence
@@ -159,9 +160,8 @@ public struct TextLayoutAnalyzer: Sendable {
             let options =
                 linesClear
                 ? [turns, (turns + 2) % 4] : layout.aspectRatio >= longPageAspectRatio ? [1, 3] : [0, 1, 2, 3]
-            let best =
-                options.min { offAngle(pages[index].quad, turns: $0, from: way) < offAngle(pages[index].quad, turns: $1, from: way) }
-                ?? turns
+            func off(_ turns: Int) -> Double { offAngle(pages[index].quad, turns: turns, from: way) }
+            let best = options.min { off($0) < off($1) } ?? turns
             return (best, (best - turns) % 2 == 0 ? own[index].skewDegrees : 0)
         }
     }
