@@ -1079,36 +1079,33 @@ const RegionColour &Views::colourInside(const Quad &quad) const {
     return insides.emplace(cornersOf(quad), pixelsInside(lab, quad).colour(0.75)).first->second;
 }
 
+/// The pixels of `lab` inside `within` (each row's run as `runOf(runs, y)` takes it from `within`'s ``QuadRuns``) that
+/// are neither inside `hole` nor within ``clearOfOutline`` of it.
+template <typename RunOf>
+RegionPixels pixelsOutsideHole(const cv::Mat &lab, const Quad &within, RunOf runOf, const Quad &hole) {
+    const cv::Rect area = reachOf({&within}, 3, lab.size());
+    RegionPixels pixels;
+    if (area.empty()) return pixels;
+    const QuadRuns runs(within, area), holeRuns(hole, area);
+    for (int y = area.y; y < area.y + area.height; ++y) {
+        const cv::Vec3f *row = lab.ptr<cv::Vec3f>(y);
+        forEachPieceOutside(runOf(runs, y), {holeRuns.dilated(y, clearOfOutline)},
+                            [&](int from, int to) { pixels.add(row, from, to); });
+    }
+    return pixels;
+}
+
 const RegionColour &Views::colourJustOutside(const Quad &quad) const {
     if (const auto known = bands.find(cornersOf(quad)); known != bands.end()) return known->second;
-    const Quad beyond = grown(quad, 8);
-    const cv::Rect area = reachOf({&beyond}, 3, lab.size());
-    RegionPixels band;
-    if (!area.empty()) {
-        const QuadRuns outer(beyond, area), hole(quad, area);
-        for (int y = area.y; y < area.y + area.height; ++y) {
-            const cv::Vec3f *row = lab.ptr<cv::Vec3f>(y);
-            forEachPieceOutside(outer.at(y), {hole.dilated(y, clearOfOutline)},
-                                [&](int from, int to) { band.add(row, from, to); });
-        }
-    }
+    const auto band = pixelsOutsideHole(lab, grown(quad, 8), [](const QuadRuns &runs, int y) { return runs.at(y); }, quad);
     return bands.emplace(cornersOf(quad), band.colour(0.5)).first->second;
 }
 
 /// The colour of the part of `piece` that lies outside `outer` (both ``clearOfOutline`` clear of their outlines), with
 /// its median lightness: the lit end of a document that a shadow's outline runs across.
 RegionColour colourOfPartOutside(const cv::Mat &lab, const Quad &piece, const Quad &outer) {
-    const cv::Rect area = reachOf({&piece}, 3, lab.size());
-    RegionPixels part;
-    if (!area.empty()) {
-        const QuadRuns inside(piece, area), hole(outer, area);
-        for (int y = area.y; y < area.y + area.height; ++y) {
-            const cv::Vec3f *row = lab.ptr<cv::Vec3f>(y);
-            forEachPieceOutside(inside.eroded(y, clearOfOutline), {hole.dilated(y, clearOfOutline)},
-                                [&](int from, int to) { part.add(row, from, to); });
-        }
-    }
-    return part.colour(0.5);
+    const auto eroded = [](const QuadRuns &runs, int y) { return runs.eroded(y, clearOfOutline); };
+    return pixelsOutsideHole(lab, piece, eroded, outer).colour(0.5);
 }
 
 /// Whether the lightness inside `quad` (2 working pixels clear of its outline) falls into three tones or more, spread
