@@ -74,9 +74,12 @@ public struct TextLayoutAnalyzer: Sendable {
             aspectRatio: Double(page.width) / Double(max(1, page.height)))
     }
 
+    /// Whether the analysed page is a long page lying across (see ``longPageAspectRatio``).
+    func liesAcross(_ layout: TextLayout) -> Bool { layout.aspectRatio >= longPageAspectRatio }
+
     /// The layout to act on: quarter turns and skew only where the evidence is clear enough.
     public func decision(for layout: TextLayout) -> (quarterTurns: Int, skewDegrees: Double) {
-        let standsLongPage = layout.aspectRatio >= longPageAspectRatio && layout.quarterTurns % 2 == 1
+        let standsLongPage = liesAcross(layout) && layout.quarterTurns % 2 == 1
         guard layout.lineConfidence >= (standsLongPage ? minimumLineConfidenceToStand : minimumLineConfidence) else {
             return (0, 0)
         }
@@ -133,7 +136,7 @@ public struct TextLayoutAnalyzer: Sendable {
         // lines run across its width.
         let own = pages.map { page in
             let decided = decision(for: page.layout)
-            guard page.layout.aspectRatio >= longPageAspectRatio, decided.quarterTurns % 2 == 0,
+            guard liesAcross(page.layout), decided.quarterTurns % 2 == 0,
                 page.layout.lineConfidence < minimumLineConfidence
             else { return decided }
             let photoUp = -90.0
@@ -159,7 +162,7 @@ public struct TextLayoutAnalyzer: Sendable {
             // (A long page lying across, a receipt, is made to stand: see ``longPageAspectRatio``.)
             let options =
                 linesClear
-                ? [turns, (turns + 2) % 4] : layout.aspectRatio >= longPageAspectRatio ? [1, 3] : [0, 1, 2, 3]
+                ? [turns, (turns + 2) % 4] : liesAcross(layout) ? [1, 3] : [0, 1, 2, 3]
             func off(_ turns: Int) -> Double { offAngle(pages[index].quad, turns: turns, from: way) }
             let best = options.min { off($0) < off($1) } ?? turns
             return (best, (best - turns) % 2 == 0 ? own[index].skewDegrees : 0)
