@@ -1149,14 +1149,15 @@ std::optional<StripColours> stripColours(const Views &views, const Quad &larger,
                         outside.lightness, inside.lightness, alike / static_cast<double>(inStrip.count)};
 }
 
-/// Whether `outline` (of `area`) holds two documents, `first` and `second` (covering `together` of it), apart across
-/// a band of desk: what it adds to them is a twentieth of it or more, with the desk's colour
+/// Whether `outline` (of `area`) holds two documents, `first` and `second` (covering `covered` of it: what of them lies
+/// inside it, for one may stick out past its side, as the second of two cards lying end to end does in seed 231000
+/// multi-01), apart across a band of desk: what it adds to them is a twentieth of it or more, with the desk's colour
 /// (``StripColours/stripHasDeskColour``). Two cards lying one above the other, their sides in line, are outlined
 /// together along those sides (seed 139000 multi-04); a book's gutter between its pages and the shaded part of a
 /// receipt leave a thinner strip (corpus spread-02: 2.7%).
 bool holdsApartAcrossDesk(const Views &views, const Quad &outline, double area, const Quad &first, const Quad &second,
-                          double together) {
-    if (together >= 0.95 * area) return false;
+                          double covered) {
+    if (covered >= 0.95 * area) return false;
     const auto colours = stripColours(views, outline, first, &second);
     return colours && colours->stripHasDeskColour();
 }
@@ -3114,10 +3115,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                             std::optional<Candidate> whole;
                             for (const auto &c : candidates) {
                                 if (together < 0.6 * c.area || together > 1.1 * c.area) continue;
-                                if (overlapArea(c.quad, first.quad) < 0.85 * first.area ||
-                                    overlapArea(c.quad, second.quad) < 0.85 * second.area)
-                                    continue;
-                                if (holdsApartAcrossDesk(views, c.quad, c.area, first.quad, second.quad, together)) continue;
+                                const double firstInside = overlapArea(c.quad, first.quad);
+                                const double secondInside = overlapArea(c.quad, second.quad);
+                                if (firstInside < 0.85 * first.area || secondInside < 0.85 * second.area) continue;
+                                const double covered = firstInside + secondInside - overlapArea(first.quad, second.quad);
+                                if (holdsApartAcrossDesk(views, c.quad, c.area, first.quad, second.quad, covered)) continue;
                                 double score = c.score;
                                 if (together < 0.9 * c.area) {
                                     const double reach = 0.03 * std::sqrt(c.area);
