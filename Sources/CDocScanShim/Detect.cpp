@@ -2166,6 +2166,14 @@ std::optional<Quad> grownToOwnSide(const Views &views, const Quad &quad, double 
     return best;
 }
 
+/// Whether `candidate` is well outlined (0.8) round a region at most half as light as what surrounds it: a dark card on
+/// a lighter desk or cloth, not the shade a phone or a hand casts on a desk, which leaves two thirds of the light (seed
+/// 129000 spread-02).
+bool isWellOutlinedDarkRegion(const Views &views, const Candidate &candidate) {
+    return candidate.score >= 0.8 &&
+           views.colourInside(candidate.quad).lightness <= 0.5 * views.colourJustOutside(candidate.quad).lightness;
+}
+
 /// The level that best splits the pixels of an 8-bit image darker than or at `ceiling` in two (Otsu's criterion),
 /// when there are enough of them (a tenth of the image).
 std::optional<int> otsuLevelBelow(const cv::Mat &gray, int ceiling) {
@@ -2220,16 +2228,14 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, d
         if (c == 0) {
             // Three tones of lightness (a black card and a white receipt on a grey desk: seed 209000 multi-05, where
             // the card's red logo cut off a corner of what remained) split once leave the darkest with the middle
-            // one: the darker tones are split again on their own. Of what that finds, only
-            // regions well outlined all round (0.8) and at most half as light as what surrounds them are kept: a dark
-            // card, not the shade a phone casts on a desk (two thirds as light, seed 129000 spread-02), nor the black
-            // of a card without its green accent bar, which a thumb hides (seed 181000 multi-05, 0.76).
+            // one: the darker tones are split again on their own. Of what that finds, only well outlined dark regions
+            // are kept (``isWellOutlinedDarkRegion``): not the black of a card without its green accent bar, which a
+            // thumb hides (seed 181000 multi-05, 0.76).
             if (const auto darker = otsuLevelBelow(channels[0], static_cast<int>(level))) {
                 const size_t before = candidates.size();
                 addRegions(channels[0] <= *darker);
                 candidates.erase(std::remove_if(candidates.begin() + before, candidates.end(), [&](const Candidate &dark) {
-                    return dark.score < 0.8 ||
-                           views.colourInside(dark.quad).lightness > 0.5 * views.colourJustOutside(dark.quad).lightness;
+                    return !isWellOutlinedDarkRegion(views, dark);
                 }), candidates.end());
             }
         }
@@ -2772,9 +2778,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             const auto proposed = [&] {
                 auto candidates = propose(small, detail, options->min_area_fraction, views, colourEdges, surface.smoothPatches);
                 if (surface.woven) {
-                    // An outline round woven surface is a patch of the cloth, however crisp the squares that bound it.
+                    // An outline round woven surface is a patch of the cloth, however crisp the squares that bound it;
+                    // but a well outlined dark region is a dark card, whose paper shows a camera's noise as the threads
+                    // of the cloth do (seed 227000 multi-04, a black card on grey cloth: 22 against the bar of 19).
                     candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const Candidate &c) {
-                        return rimTexture(surface.texture, c.quad) >= surface.threshold;
+                        return !isWellOutlinedDarkRegion(views, c) && rimTexture(surface.texture, c.quad) >= surface.threshold;
                     }), candidates.end());
                 }
                 return candidates;
