@@ -3267,6 +3267,15 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                         }
                     }
                 }
+                // A band of another colour than a document's paper (``otherChroma``), a tenth of its size or less, lying
+                // along its side, is part of it: a card's navy accent bar that a thumb over it kept from being taken
+                // into the card's outline (seed 237000 card-06; the bar's long edges pass for a line of print).
+                documents.erase(std::remove_if(documents.begin(), documents.end(), [&](const Candidate &band) {
+                    return std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                        return d.area >= 10 * band.area && sideAlongOther(band.quad, d.quad, seam).has_value() &&
+                               chromaDistance(views.colourInside(band.quad).mean, views.colourInside(d.quad).mean) > otherChroma;
+                    });
+                }), documents.end());
                 return Found{documents, chosen};
             };
             const Found first = documentsAmong(allCandidates);
