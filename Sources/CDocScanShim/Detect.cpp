@@ -619,6 +619,8 @@ struct Candidate {
     double area;
     /// The chosen outlines this one replaced in ``select``, given back if it turns out to hold no document.
     std::vector<Candidate> replaced = {};
+    /// Whether it was proposed as a well outlined dark region (``isWellOutlinedDarkRegion``).
+    bool darkRegion = false;
 };
 
 /// The best score among `chosen` and the outlines it replaced, one after another, that are near twins of an outline
@@ -2237,6 +2239,7 @@ std::vector<Candidate> propose(const cv::Mat &smallBGR, const cv::Mat &detail, d
                 candidates.erase(std::remove_if(candidates.begin() + before, candidates.end(), [&](const Candidate &dark) {
                     return !isWellOutlinedDarkRegion(views, dark);
                 }), candidates.end());
+                for (auto it = candidates.begin() + before; it != candidates.end(); ++it) it->darkRegion = true;
             }
         }
     }
@@ -2779,10 +2782,11 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 auto candidates = propose(small, detail, options->min_area_fraction, views, colourEdges, surface.smoothPatches);
                 if (surface.woven) {
                     // An outline round woven surface is a patch of the cloth, however crisp the squares that bound it;
-                    // but a well outlined dark region is a dark card, whose paper shows a camera's noise as the threads
-                    // of the cloth do (seed 227000 multi-04, a black card on grey cloth: 22 against the bar of 19).
+                    // but a well outlined dark region that the darker tones' own split found is a dark card, whose
+                    // paper shows a camera's noise as the threads of the cloth do (seed 227000 multi-04, a black card
+                    // on grey cloth: 22 against the bar of 19).
                     candidates.erase(std::remove_if(candidates.begin(), candidates.end(), [&](const Candidate &c) {
-                        return !isWellOutlinedDarkRegion(views, c) && rimTexture(surface.texture, c.quad) >= surface.threshold;
+                        return !c.darkRegion && rimTexture(surface.texture, c.quad) >= surface.threshold;
                     }), candidates.end());
                 }
                 return candidates;
