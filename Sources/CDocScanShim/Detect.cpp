@@ -3282,14 +3282,19 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     }
                 }
                 // A band of another colour than a document's paper (``otherChroma``), a tenth of its size or less, lying
-                // along its side, is part of it: a card's navy accent bar that a thumb over it kept from being taken
-                // into the card's outline (seed 237000 card-06; the bar's long edges pass for a line of print).
-                documents.erase(std::remove_if(documents.begin(), documents.end(), [&](const Candidate &band) {
-                    return std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
+                // along its side, is no document of its own but a part of that one which its outline left out: a
+                // card's navy accent bar that a thumb over it kept from being taken into the card's outline (seed
+                // 237000 card-06; the bar's long edges pass for a line of print). It is dropped.
+                std::vector<bool> isBand(documents.size(), false);
+                for (size_t k = 0; k < documents.size(); ++k) {
+                    const Candidate &band = documents[k];
+                    isBand[k] = std::any_of(documents.begin(), documents.end(), [&](const Candidate &d) {
                         return d.area >= 10 * band.area && sideAlongOther(band.quad, d.quad, seam).has_value() &&
                                chromaDistance(views.colourInside(band.quad).mean, views.colourInside(d.quad).mean) > otherChroma;
                     });
-                }), documents.end());
+                }
+                for (size_t k = documents.size(); k-- > 0;)
+                    if (isBand[k]) documents.erase(documents.begin() + static_cast<ptrdiff_t>(k));
                 return Found{documents, chosen};
             };
             const Found first = documentsAmong(allCandidates);
