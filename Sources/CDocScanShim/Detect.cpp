@@ -909,6 +909,25 @@ struct TextureSplit {
     double smoothMean, roughMean;
 };
 
+/// Otsu's split of the first `count` bins of `histogram`: the last bin of the lower class, where the two classes'
+/// means lie furthest apart weighted by their sizes; nothing when those bins hold fewer than two distinct values.
+template <typename Count, size_t N>
+std::optional<int> otsuSplit(const std::array<Count, N> &histogram, int count) {
+    double total = 0, sum = 0;
+    for (int b = 0; b < count; ++b) total += static_cast<double>(histogram[b]), sum += b * static_cast<double>(histogram[b]);
+    double below = 0, belowSum = 0, best = -1;
+    std::optional<int> split;
+    for (int b = 0; b + 1 < count; ++b) {
+        below += static_cast<double>(histogram[b]), belowSum += b * static_cast<double>(histogram[b]);
+        const double above = total - below;
+        if (below == 0 || above == 0) continue;
+        const double gap = belowSum / below - (sum - belowSum) / above;
+        const double between = below * above * gap * gap;
+        if (between > best) best = between, split = b;
+    }
+    return split;
+}
+
 /// Otsu's split of the logarithm of a texture map (``fineTexture``, or an average of it).
 TextureSplit splitTexture(const cv::Mat &texture) {
     constexpr int bins = 256;
@@ -920,18 +939,7 @@ TextureSplit splitTexture(const cv::Mat &texture) {
     }
     for (int value = 0; value < 65536; ++value)
         if (counts[value]) histogram[std::min(bins - 1, static_cast<int>(std::log2(1 + value / 4.0) * 24))] += counts[value];
-    const double total = static_cast<double>(texture.total());
-    double sumAll = 0;
-    for (int b = 0; b < bins; ++b) sumAll += b * histogram[b];
-    double best = -1, weightLow = 0, sumLow = 0;
-    int split = 0;
-    for (int b = 0; b < bins - 1; ++b) {
-        weightLow += histogram[b], sumLow += b * histogram[b];
-        const double weightHigh = total - weightLow;
-        if (weightLow == 0 || weightHigh == 0) continue;
-        const double between = weightLow * weightHigh * std::pow(sumLow / weightLow - (sumAll - sumLow) / weightHigh, 2);
-        if (between > best) best = between, split = b;
-    }
+    const int split = otsuSplit(histogram, bins).value_or(0);
     double low = 0, high = 0, lowCount = 0, highCount = 0;
     for (int b = 0; b < bins; ++b) (b <= split ? low : high) += b * histogram[b], (b <= split ? lowCount : highCount) += histogram[b];
     const auto value = [](double b) { return 4.0 * (std::exp2(b / 24.0) - 1); };
@@ -2176,28 +2184,13 @@ bool isWellOutlinedDarkRegion(const Views &views, const Candidate &candidate) {
            views.colourInside(candidate.quad).lightness <= 0.5 * views.colourJustOutside(candidate.quad).lightness;
 }
 
-/// The level that best splits the pixels of an 8-bit image darker than or at `ceiling` in two (Otsu's criterion),
-/// when there are enough of them (a tenth of the image).
+/// The level that best splits the pixels of an 8-bit image darker than or at `ceiling` in two (``otsuSplit``), when
+/// there are enough of them (a tenth of the image).
 std::optional<int> otsuLevelBelow(const cv::Mat &gray, int ceiling) {
-    std::array<double, 256> counts{};
-    for (int y = 0; y < gray.rows; ++y) {
-        const uchar *row = gray.ptr<uchar>(y);
-        for (int x = 0; x < gray.cols; ++x) counts[row[x]] += 1;
-    }
-    double total = 0, sum = 0;
-    for (int v = 0; v <= ceiling; ++v) total += counts[v], sum += v * counts[v];
-    if (total < 0.1 * gray.total()) return std::nullopt;
-    double below = 0, belowSum = 0, best = 0;
-    std::optional<int> level;
-    for (int v = 0; v < ceiling; ++v) {
-        below += counts[v], belowSum += v * counts[v];
-        const double above = total - below;
-        if (below == 0 || above == 0) continue;
-        const double gap = belowSum / below - (sum - belowSum) / above;
-        const double between = below * above * gap * gap;
-        if (between > best) best = between, level = v;
-    }
-    return level;
+    const docscan::LevelCounts levels(gray);
+    const size_t under = std::accumulate(levels.counts.begin(), levels.counts.begin() + ceiling + 1, size_t{0});
+    if (static_cast<double>(under) < 0.1 * static_cast<double>(levels.total)) return std::nullopt;
+    return otsuSplit(levels.counts, ceiling + 1);
 }
 
 /// Proposes outlines from thresholds of each Lab channel, from smooth regions on busy cloth (and on a surface a
