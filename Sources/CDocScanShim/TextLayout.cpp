@@ -366,10 +366,14 @@ std::optional<double> letterShapeEvidence(const LetterEdges &letters, double rad
     double origin;
     double above, below;
     ascenderBalance(project(points, radians, origin), above, below);
-    // No ink at all above the line cores: capitals and digits only (labels, codes), whose shapes do not tell up from
-    // down (a Q's tail or a slash below the baseline reads as descenders), so neither cue is trusted. Text with
-    // lower case always has some: ascenders when upright, descenders when upside down.
-    if (above < 0.002 * points.size()) return std::nullopt;
+    // No ink at all on one side of the line cores, and little on the other: capitals and digits only (labels, codes),
+    // whose shapes do not tell up from down (a Q's tail, a comma or a slash below the baseline reads as descenders),
+    // so neither cue is trusted, whichever way up the print lies: upside down, those few marks lie above the cores
+    // and would read as ascenders (seed 245000 multi-01, a receipt upside down: 0.8% of its ink above the cores,
+    // none below, taken as upright). Text with lower case has ink on both sides, or a clear share of it (3%) on
+    // one: ascenders and capitals without a descender among them.
+    const double least = 0.002 * static_cast<double>(points.size()), oneSided = 0.03 * static_cast<double>(points.size());
+    if (std::min(above, below) < least && std::max(above, below) < oneSided) return std::nullopt;
     // A handful of pixels beyond the cores is noise, not ascenders: the cue counts in full from 1% of the ink.
     const double mass = std::log((above + 1) / (below + 1)) * std::min(1.0, (above + below) / (0.01 * points.size()));
     const double edges = std::log(sharpness(project(bottoms, radians, origin), bottoms.size()) /

@@ -225,6 +225,18 @@ struct TextLayoutTests {
             TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
     }
 
+    @Test("A receipt in capitals lying upside down is turned over, its commas above the lines no ascenders", arguments: [0, 2])
+    func upsideDownCapitals(_ turns: Int) throws {
+        // Seed 245000 multi-01's receipt as the scanner previewed it (shaken 4.4 px in a 2 MP photo; gray, JPEG quality
+        // 60), upside down, its barcode at the top: capitals and digits only, whose commas and slashes lay above the
+        // lines. Taken for ascenders, they said upright (1.0) over the barcode, while the receipt the right way up,
+        // with those marks below the lines and nothing above, said nothing from its letters.
+        let receipt = try ImageLoader().load(contentsOf: TestData.fixture("shaken-receipt-upside-down-in-capitals.jpg")).image
+        let layout = try TextLayoutAnalyzer().analyze(receipt.rotated(quarterTurns: turns))
+        #expect(
+            TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+    }
+
     @Test("A receipt's bold heading is not taken for a barcode")
     func boldHeadingIsNoBarcode() throws {
         // Corpus receipt-03 (2 MP, photographed at 275°): its shop name in large bold capitals fills its band with
