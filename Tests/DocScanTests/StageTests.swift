@@ -477,6 +477,31 @@ struct TextLayoutTests {
         #expect(try SpreadSplitter().findGutter(in: card(stock: 235, ink: 40)) != nil)
     }
 
+    @Test("A finger's shadow down part of a card is no fold: a fold is darker than both its sides all the way down")
+    func fingerShadowIsNoGutter() throws {
+        // Seed 251000 card-06: a hand's shadow over a white card dipped by 18 levels down the middle on average, and
+        // the card was cut in two there; but in 4 of the 12 bands of rows the dip was darker than one side only.
+        let width = 1000, height = 620
+        /// A light card with print in two blocks, shaded down the middle by 30% from the row `from` (a fraction of the
+        /// height) to the bottom.
+        func card(shadedFrom from: Double) throws -> Image {
+            func inBlock(_ x: Int, _ y: Int, columns: Range<Int>, rows: Range<Int>) -> Bool {
+                columns.contains(x) && rows.contains(y) && (y - rows.lowerBound) % 50 < 14 && x % 6 < 3
+            }
+            return try makeImage(width: width, height: height, format: .gray) { x, y in
+                let name = inBlock(x, y, columns: 80..<420, rows: 120..<260)
+                let address = inBlock(x, y, columns: 600..<920, rows: 380..<520)
+                let distance = abs(Double(x) - Double(width) / 2) / Double(width)
+                let shaded = Double(y) >= from * Double(height)
+                let shade = shaded ? 1 - 0.3 * exp(-distance * distance / 0.0008) : 1
+                return [UInt8((name || address ? 40 : 235) * shade)]
+            }
+        }
+        #expect(try SpreadSplitter().findGutter(in: card(shadedFrom: 0.45)) == nil)
+        // Shaded all the way down, the same card is taken for a spread.
+        #expect(try SpreadSplitter().findGutter(in: card(shadedFrom: 0)) != nil)
+    }
+
     /// The width of ``rectifiedBook(paper:)``'s border: a dark cover (10 px) and a grey page block (8 px).
     static let bookBorder = 18
 
