@@ -207,9 +207,7 @@ struct TextLayoutTests {
         // Seed 33000 receipt-01, flattened upside down by the scanner (gray, JPEG quality 70): thin item lines beside a
         // bold heading, totals and a barcode. Otsu's threshold fell between the two and kept only the bold ones, and
         // the receipt was left upside down.
-        let receipt = try ImageLoader().load(contentsOf: TestData.fixture("faint-receipt-upside-down.jpg")).image
-        let layout = try TextLayoutAnalyzer().analyze(receipt.rotated(quarterTurns: turns))
-        #expect(TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+        try expectTurnedOver("faint-receipt-upside-down.jpg", turns: turns)
     }
 
     @Test("A till receipt with its barcode at the top is upside down", arguments: [0, 2])
@@ -217,12 +215,7 @@ struct TextLayoutTests {
         // Seed 31000 receipt-04 (2 MP, shaken), flattened upside down (gray, JPEG quality 70): its shop name, in large
         // capitals at the bottom, was no taller than its bold total line, and its letter shapes too blurred to tell;
         // the barcode, printed at a receipt's end, was not counted, and the receipt was left upside down.
-        let receipt = try ImageLoader().load(
-            contentsOf: TestData.fixture("receipt-upside-down-barcode-at-top.jpg")
-        ).image
-        let layout = try TextLayoutAnalyzer().analyze(receipt.rotated(quarterTurns: turns))
-        #expect(
-            TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+        try expectTurnedOver("receipt-upside-down-barcode-at-top.jpg", turns: turns)
     }
 
     @Test("A receipt in capitals lying upside down is turned over, its commas above the lines no ascenders", arguments: [0, 2])
@@ -231,10 +224,7 @@ struct TextLayoutTests {
         // 60), upside down, its barcode at the top: capitals and digits only, whose commas and slashes lay above the
         // lines. Taken for ascenders, they said upright (1.0) over the barcode, while the receipt the right way up,
         // with those marks below the lines and nothing above, said nothing from its letters.
-        let receipt = try ImageLoader().load(contentsOf: TestData.fixture("shaken-receipt-upside-down-in-capitals.jpg")).image
-        let layout = try TextLayoutAnalyzer().analyze(receipt.rotated(quarterTurns: turns))
-        #expect(
-            TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+        try expectTurnedOver("shaken-receipt-upside-down-in-capitals.jpg", turns: turns)
     }
 
     @Test("A receipt's bold heading is not taken for a barcode")
@@ -251,10 +241,17 @@ struct TextLayoutTests {
         // Seed 33000 multi-05's card (3 MP, shaken), flattened upside down (gray, JPEG quality 70): a monogram in a box
         // beside the name, title and company. Its letters, five times as tall as the print, merged those three lines
         // into one band whose shapes said the card was upright.
-        let card = try ImageLoader().load(contentsOf: TestData.fixture("card-with-logo-upside-down.jpg")).image
-        let layout = try TextLayoutAnalyzer().analyze(card.rotated(quarterTurns: turns))
+        try expectTurnedOver("card-with-logo-upside-down.jpg", turns: turns)
+    }
+
+    /// Expects the flat page in `fixture`, which lies upside down, to be turned over when analysed as it is, and to
+    /// stay as it is when given a half turn first (`turns` 0 or 2).
+    func expectTurnedOver(_ fixture: String, turns: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let page = try ImageLoader().load(contentsOf: TestData.fixture(fixture)).image
+        let layout = try TextLayoutAnalyzer().analyze(page.rotated(quarterTurns: turns))
         #expect(
-            TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)")
+            TextLayoutAnalyzer().decision(for: layout).quarterTurns == (2 + turns) % 4, "turned \(turns): \(layout)",
+            sourceLocation: sourceLocation)
     }
 
     /// A document's outline in a photo, flattened with its top towards `facing` degrees (screen angles: -90 is up).
@@ -458,48 +455,35 @@ struct TextLayoutTests {
     func darkStockHasNoGutter() throws {
         // Seed 99000 multi-03: a maroon business card (median 34 of 255), its name on the left and its address on the
         // right, was cut in two where its shading dipped by 7 between them.
-        let width = 1000, height = 620
-        /// A card of `stock` grey with lines of `ink` in two blocks, shaded down the middle by up to 30%.
-        func card(stock: Double, ink: Double) throws -> Image {
-            func inBlock(_ x: Int, _ y: Int, columns: Range<Int>, rows: Range<Int>) -> Bool {
-                columns.contains(x) && rows.contains(y) && (y - rows.lowerBound) % 50 < 14 && x % 6 < 3
-            }
-            return try makeImage(width: width, height: height, format: .gray) { x, y in
-                let name = inBlock(x, y, columns: 80..<420, rows: 120..<260)
-                let address = inBlock(x, y, columns: 600..<920, rows: 380..<520)
-                let distance = abs(Double(x) - Double(width) / 2) / Double(width)
-                let shade = 1 - 0.3 * exp(-distance * distance / 0.0008)
-                return [UInt8((name || address ? ink : stock) * shade)]
-            }
-        }
-        #expect(try SpreadSplitter().findGutter(in: card(stock: 45, ink: 215)) == nil)
+        #expect(try SpreadSplitter().findGutter(in: Self.twoBlockCard(stock: 45, ink: 215)) == nil)
         // The same card as light stock with dark print is taken for a spread: what tells them apart is the stock.
-        #expect(try SpreadSplitter().findGutter(in: card(stock: 235, ink: 40)) != nil)
+        #expect(try SpreadSplitter().findGutter(in: Self.twoBlockCard(stock: 235, ink: 40)) != nil)
     }
 
     @Test("A finger's shadow down part of a card is no fold: a fold is darker than both its sides all the way down")
     func fingerShadowIsNoGutter() throws {
         // Seed 251000 card-06: a hand's shadow over a white card dipped by 18 levels down the middle on average, and
         // the card was cut in two there; but in 4 of the 12 bands of rows the dip was darker than one side only.
-        let width = 1000, height = 620
-        /// A light card with print in two blocks, shaded down the middle by 30% from the row `from` (a fraction of the
-        /// height) to the bottom.
-        func card(shadedFrom from: Double) throws -> Image {
-            func inBlock(_ x: Int, _ y: Int, columns: Range<Int>, rows: Range<Int>) -> Bool {
-                columns.contains(x) && rows.contains(y) && (y - rows.lowerBound) % 50 < 14 && x % 6 < 3
-            }
-            return try makeImage(width: width, height: height, format: .gray) { x, y in
-                let name = inBlock(x, y, columns: 80..<420, rows: 120..<260)
-                let address = inBlock(x, y, columns: 600..<920, rows: 380..<520)
-                let distance = abs(Double(x) - Double(width) / 2) / Double(width)
-                let shaded = Double(y) >= from * Double(height)
-                let shade = shaded ? 1 - 0.3 * exp(-distance * distance / 0.0008) : 1
-                return [UInt8((name || address ? 40 : 235) * shade)]
-            }
-        }
-        #expect(try SpreadSplitter().findGutter(in: card(shadedFrom: 0.45)) == nil)
+        #expect(try SpreadSplitter().findGutter(in: Self.twoBlockCard(stock: 235, ink: 40, shadedFrom: 0.45)) == nil)
         // Shaded all the way down, the same card is taken for a spread.
-        #expect(try SpreadSplitter().findGutter(in: card(shadedFrom: 0)) != nil)
+        #expect(try SpreadSplitter().findGutter(in: Self.twoBlockCard(stock: 235, ink: 40)) != nil)
+    }
+
+    /// A card 1000 × 620 of `stock` grey with lines of `ink` in two blocks (a name on the left, an address on the
+    /// right), shaded down the middle by up to 30% from the row `shadedFrom` (a fraction of the height) to the bottom.
+    static func twoBlockCard(stock: Double, ink: Double, shadedFrom: Double = 0) throws -> Image {
+        let width = 1000, height = 620
+        func inBlock(_ x: Int, _ y: Int, columns: Range<Int>, rows: Range<Int>) -> Bool {
+            columns.contains(x) && rows.contains(y) && (y - rows.lowerBound) % 50 < 14 && x % 6 < 3
+        }
+        return try makeImage(width: width, height: height, format: .gray) { x, y in
+            let name = inBlock(x, y, columns: 80..<420, rows: 120..<260)
+            let address = inBlock(x, y, columns: 600..<920, rows: 380..<520)
+            let distance = abs(Double(x) - Double(width) / 2) / Double(width)
+            let shaded = Double(y) >= shadedFrom * Double(height)
+            let shade = shaded ? 1 - 0.3 * exp(-distance * distance / 0.0008) : 1
+            return [UInt8((name || address ? ink : stock) * shade)]
+        }
     }
 
     /// The width of ``rectifiedBook(paper:)``'s border: a dark cover (10 px) and a grey page block (8 px).
