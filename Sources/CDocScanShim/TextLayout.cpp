@@ -740,6 +740,21 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
                 // (Up to the shadow's soft edge, which starts to rise a few columns before its step.)
                 if (const auto floor = levelFloor(shaded, step - 2); floor && *floor >= 0.6 * paper) return shaded;
             }
+            // Nor when the stretch from an earlier rise to the last one is wide (half the reach or more) and light all
+            // through (seven tenths of the paper or more), however unevenly: the page's margin under a hand's shadow
+            // whose fingers shade it, sharp-edged (seed 255000 spread-01: from the page's edge at column 16 to the
+            // shadow's at 93, 161 to 192 where the paper is 216). A page block or a cover's rim is a few columns wide
+            // (22 at most on the generated sets), and the cover or the desk beyond it far darker. The page's edge is
+            // the latest rise that leaves such a stretch.
+            std::optional<int> pageEdge;
+            for (int i = 0; i < step; ++i) {
+                if (!risesFromDarker(i)) continue;
+                const int shaded = stepEnd(i);
+                if (step - 2 - shaded < reach / 2) break;
+                if (*std::min_element(brightness.begin() + shaded, brightness.begin() + step - 2) >= 0.7 * paper)
+                    pageEdge = shaded;
+            }
+            if (pageEdge) return *pageEdge;
             if (x < reach) return std::min(edge, x);
             // A page shaded all along this side (the far page of a spread, darker than the near one, or a page whose
             // end a hand's shadow covers) never comes within 20 levels of the paper measured further in; the sharp

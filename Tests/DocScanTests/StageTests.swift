@@ -536,6 +536,20 @@ struct TextLayoutTests {
         #expect(abs(insets.right - Double(border)) <= 2, "right inset \(insets.right)")
     }
 
+    @Test("A page's margin under a hand's fingers, unevenly shaded, is not taken for the book's border")
+    func borderTrimmedBeforeFingersShadow() throws {
+        // Seed 255000 spread-01: a hand's shadow over the left page's margin, its fingers shading it from 161 to 192
+        // where the paper is 216, its edge sharp, 77 columns of the working copy from the page's edge; the page was cut
+        // at the shadow's edge (IoU 0.851). Here 75 px of paper lie in such shade, 165 to 190 and back.
+        let border = Self.bookBorder
+        let book = try Self.rectifiedBook { x in
+            x < border + 75 ? 177.5 + 12.5 * sin(Double(x) / 5) : 216
+        }
+        let insets = try #require(try BorderTrimmer().border(of: book))
+        #expect(abs(insets.left - Double(border)) <= 2, "left inset \(insets.left)")
+        #expect(abs(insets.right - Double(border)) <= 2, "right inset \(insets.right)")
+    }
+
     @Test("A wide page block as level as shade is trimmed off: its sharp edge onto the page is no shadow's")
     func borderTrimmedPastWidePageBlock() throws {
         // Seed 177000 spread-01 (2 MP, tilted 30 degrees): the page block showed 22 columns wide at 143-147, as level
