@@ -1407,6 +1407,41 @@ bool stripIsLitPaper(const Views &views, const Quad &larger, const Quad &smaller
            colours->stripLightness >= colours->outsideLightness + 15;
 }
 
+/// Outlines of documents that a hard shadow's edge cut in two, each piece proposed on its own, put together: two
+/// outlines that share a whole side (``joinedAlongSharedSide``, within `seam`), overlap by at most a tenth of the
+/// smaller, and make together a rectangle to a camera (87 degrees, ``rectangleCornerAngle``) that one of them is not
+/// (under 85: the edge slants across the document), where one piece is the other's paper in more light
+/// (``stripIsLitPaper``). A pale card on a pale desk, half in a phone's shadow, is outlined only in such pieces
+/// (seed 277000 multi-08, 267000 multi-05), and what is judged must be the whole. A piece of desk beside a shadow
+/// lying across a card is no lit paper: it steps from the desk round it by nothing.
+std::vector<Candidate> joinedAcrossShadowEdges(const Views &views, const std::vector<Candidate> &candidates, double seam) {
+    const cv::Size frame = views.lab.size();
+    std::vector<double> angles;
+    std::vector<cv::Rect2d> boxes;
+    for (const auto &c : candidates) {
+        angles.push_back(rectangleCornerAngle(c.quad, frame));
+        boxes.push_back(cv::boundingRect(std::vector<cv::Point2f>(c.quad.begin(), c.quad.end())));
+    }
+    std::vector<Candidate> joined;
+    for (size_t a = 0; a < candidates.size(); ++a) {
+        for (size_t b = a + 1; b < candidates.size(); ++b) {
+            if (angles[a] >= 85 && angles[b] >= 85) continue;
+            const cv::Rect2d &boxA = boxes[a], &boxB = boxes[b];
+            if (boxA.x > boxB.br().x + 3 * seam || boxB.x > boxA.br().x + 3 * seam || boxA.y > boxB.br().y + 3 * seam ||
+                boxB.y > boxA.br().y + 3 * seam)
+                continue;
+            const Candidate &first = candidates[a], &second = candidates[b];
+            const auto whole = joinedAlongSharedSide(first.quad, second.quad, seam);
+            if (!whole || rectangleCornerAngle(*whole, frame) < 87 ||
+                overlapArea(first.quad, second.quad) > 0.1 * std::min(first.area, second.area) ||
+                !(stripIsLitPaper(views, *whole, first.quad) || stripIsLitPaper(views, *whole, second.quad)))
+                continue;
+            joined.push_back({*whole, outlineScore(views, *whole), std::abs(signedArea(*whole))});
+        }
+    }
+    return joined;
+}
+
 /// The median step of lightness from just inside `outer` to just outside it along the stretches of its outline that
 /// lie apart from `inner` (over 3 working pixels from its outline); nothing when fewer than 8 places of 128 do.
 std::optional<double> lightnessStepWhereApart(const cv::Mat &lab, const Quad &outer, const Quad &inner) {
@@ -2789,6 +2824,8 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                         return !c.darkRegion && rimTexture(surface.texture, c.quad) >= surface.threshold;
                     }), candidates.end());
                 }
+                const auto joined = joinedAcrossShadowEdges(views, candidates, 0.01 * std::max(small.cols, small.rows));
+                candidates.insert(candidates.end(), joined.begin(), joined.end());
                 return candidates;
             };
             auto allCandidates = proposed();
