@@ -3493,10 +3493,22 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             }
             // An outline that runs on over a strip of the desk to a straight edge in it is moved in to the document's
             // own edge, and one that stops short of a band of colour along one side (a card's accent bar) out over it.
+            // A smaller document that an outline widened so takes in (nine tenths of it) is that document's accent
+            // bar, found on its own as well (seed 285000 card-05: a purple bar down a card's end, a tenth of its size,
+            // its long edges passing for a line of print): it is dropped.
             for (auto &document : documents) {
                 if (const auto trimmed = trimmedOffDesk(views, detail, document.quad)) document.quad = ordered(*trimmed);
-                if (const auto widened = widenedOverBand(small, document.quad)) document.quad = ordered(*widened);
+                if (const auto widened = widenedOverBand(small, document.quad)) {
+                    document.quad = ordered(*widened);
+                    document.area = std::abs(signedArea(document.quad));
+                    for (auto &band : documents)
+                        if (&band != &document && band.area < document.area &&
+                            overlapArea(document.quad, band.quad) >= 0.9 * band.area)
+                            band.area = 0;  // marked for dropping
+                }
             }
+            documents.erase(std::remove_if(documents.begin(), documents.end(), [](const Candidate &c) { return c.area == 0; }),
+                            documents.end());
             return documents;
         };
         auto documents = documentsOn(small);
