@@ -3107,12 +3107,13 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     // all whatever its line measure makes of noise (a shadow's band beside a book, a pale cell of a cloth), is
                     // a shadow or a patch of the desk, unless it stands out as paper on a dark surface (print too small or
                     // blurred to find), or is pale marked stock crisply outlined all round (a card whose small print a shaken
-                    // camera blurred past finding lines in it), or is smooth stock far lighter than the desk (40 levels) and
-                    // of another colour than the desk just round it, crisply outlined all round as a camera sees a
-                    // rectangle (a card on wood whose print shake blurred past finding any; a patch of the desk itself, lit
-                    // between two shadows, keeps the desk's colour).
+                    // camera blurred past finding lines in it), or is smooth stock far lighter or darker than the desk (40
+                    // levels) and of another colour than the desk just round it, crisply outlined all round as a camera
+                    // sees a rectangle (a card on wood whose print shake blurred past finding any; a purple card on grey
+                    // cloth whose small light print shows lines of 0.05 only, seed 289000 multi-06; a patch of the desk
+                    // itself, lit between two shadows or in a phone's shade, keeps the desk's colour).
                     const auto blankCard = [&] {
-                        if (step < 40 || j.roughness > 2 || outlined < 0.95 ||
+                        if (std::abs(step) < 40 || j.roughness > 2 || outlined < 0.95 ||
                             rectangleCornerAngle(j.candidate.quad, lab.size()) < 85)
                             return false;
                         const auto colours = stripColours(views, grown(j.candidate.quad, 6), j.candidate.quad);
