@@ -3506,19 +3506,21 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             // A smaller document that an outline widened so takes in (nine tenths of it) is that document's accent
             // bar, found on its own as well (seed 285000 card-05: a purple bar down a card's end, a tenth of its size,
             // its long edges passing for a line of print): it is dropped.
-            for (auto &document : documents) {
+            std::vector<bool> isBar(documents.size(), false);
+            for (size_t k = 0; k < documents.size(); ++k) {
+                if (isBar[k]) continue;
+                Candidate &document = documents[k];
                 if (const auto trimmed = trimmedOffDesk(views, detail, document.quad)) document.quad = ordered(*trimmed);
-                if (const auto widened = widenedOverBand(small, document.quad)) {
-                    document.quad = ordered(*widened);
-                    document.area = std::abs(signedArea(document.quad));
-                    for (auto &band : documents)
-                        if (&band != &document && band.area < document.area &&
-                            overlapArea(document.quad, band.quad) >= 0.9 * band.area)
-                            band.area = 0;  // marked for dropping
-                }
+                const auto widened = widenedOverBand(small, document.quad);
+                if (!widened) continue;
+                document.quad = ordered(*widened);
+                document.area = std::abs(signedArea(document.quad));
+                for (size_t b = 0; b < documents.size(); ++b)
+                    isBar[b] = isBar[b] || (b != k && documents[b].area < document.area &&
+                                            overlapArea(document.quad, documents[b].quad) >= 0.9 * documents[b].area);
             }
-            documents.erase(std::remove_if(documents.begin(), documents.end(), [](const Candidate &c) { return c.area == 0; }),
-                            documents.end());
+            for (size_t k = documents.size(); k-- > 0;)
+                if (isBar[k]) documents.erase(documents.begin() + static_cast<ptrdiff_t>(k));
             return documents;
         };
         auto documents = documentsOn(small);
