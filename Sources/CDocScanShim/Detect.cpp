@@ -2212,16 +2212,18 @@ std::optional<Quad> grownToOwnSide(const Views &views, const Quad &quad, double 
             trial = climbedToOutline(views, trial);
             trialScore = outlineScore(views, trial);
         }
+        if (rectangleCornerAngle(trial, views.lab.size()) < 88) continue;
+        const auto colours = stripColours(views, trial, quad);
+        if (!colours || chromaDistance(colours->strip, colours->inside) >= otherChroma) continue;
         // Or, outlined as well as before and all round seen past what lies over it (0.9), when what it adds is more
         // of the same paper, far lighter than the desk: a receipt on a dark carpet under a thumb whose lit end a
         // shadow's edge cut off, the edge as crisp as the end (seed 279000 receipt-04: 0.777 either way, 0.74 -> 0.99).
-        const auto colours = stripColours(views, trial, quad);
-        const bool morePaper = colours && std::abs(colours->stripLightness - colours->paperLightness) < 15 &&
-                               colours->stripLightness >= colours->outsideLightness + 40 &&
-                               trialScore >= score - 0.02 && outlineScoreSeeingPast(views, trial) >= 0.9;
-        if ((trialScore < bestScore && !morePaper) || rectangleCornerAngle(trial, views.lab.size()) < 88) continue;
-        if (colours && chromaDistance(colours->strip, colours->inside) < otherChroma)
-            best = trial, bestScore = std::max(bestScore, trialScore);
+        if (trialScore < bestScore &&
+            !(std::abs(colours->stripLightness - colours->paperLightness) < 15 &&
+              colours->stripLightness >= colours->outsideLightness + 40 && trialScore >= score - 0.02 &&
+              outlineScoreSeeingPast(views, trial) >= 0.9))
+            continue;
+        best = trial, bestScore = std::max(bestScore, trialScore);
     }
     return best;
 }
@@ -2821,6 +2823,9 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
             Views views;
             if (surface.woven) views.texture = surface.texture, views.smoothBelow = surface.threshold;
             std::optional<ColourEdges> colourEdges;
+            // Two outlines of one document cut apart meet within a hundredth of the working image's longer side: a
+            // shadow's soft edge leaves a seam a few pixels wide between the lit piece and the shaded one.
+            const double seam = 0.01 * std::max(small.cols, small.rows);
             const auto proposed = [&] {
                 auto candidates = propose(small, detail, options->min_area_fraction, views, colourEdges, surface.smoothPatches);
                 if (surface.woven) {
@@ -2832,7 +2837,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                         return !c.darkRegion && rimTexture(surface.texture, c.quad) >= surface.threshold;
                     }), candidates.end());
                 }
-                const auto joined = joinedAcrossShadowEdges(views, candidates, 0.01 * std::max(small.cols, small.rows));
+                const auto joined = joinedAcrossShadowEdges(views, candidates, seam);
                 candidates.insert(candidates.end(), joined.begin(), joined.end());
                 return candidates;
             };
@@ -2879,9 +2884,6 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 std::vector<Candidate> documents, chosen;
             };
             const auto documentsAmong = [&](const std::vector<Candidate> &candidates) {
-                // Two outlines of one document cut apart meet within a hundredth of the working image's longer side: a
-                // shadow's soft edge leaves a seam a few pixels wide between the lit piece and the shaded one.
-                const double seam = 0.01 * std::max(small.cols, small.rows);
                 std::vector<Candidate> frames;
                 auto chosen = select(candidates, detail, views, options->min_confidence, isShadow, &frames);
 
