@@ -708,6 +708,40 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
                 const double past = *std::min_element(brightness.begin() + end, brightness.begin() + end + 4);
                 return *std::max_element(brightness.begin() + std::max(0, i - 2), brightness.begin() + i + 1) <= past - 4;
             };
+            // Where the sharp rise at column `i` begins and ends: the columns round it that climb by 2 levels or more
+            // from one to the next.
+            const auto riseAround = [&](int i) {
+                int start = i, end = i + 1;
+                while (start > 0 && brightness[start] - brightness[start - 1] >= 2) --start;
+                while (end + 1 < static_cast<int>(brightness.size()) && brightness[end + 1] - brightness[end] >= 2) ++end;
+                return std::pair{start, end};
+            };
+            // The outline may run a little past the book onto something as light as the paper (a desk, a cover's lit
+            // rim), so that it starts on light columns: then a level stretch darker than the paper, 4 columns wide or
+            // more, that begins within a quarter of the reach and ends within half of it in a sharp rise to the paper
+            // (within 5 columns) is looked through (seed 293000 spread-04: 219 falling to 193 over 14 columns, the
+            // page block level at 170 for 15, then the page at 233). A rule across a page's margin is a column or two
+            // wide; a receipt's end in a hard shadow is wide, and the shade brightens towards the shadow's edge.
+            if (x < reach / 4) {
+                int darkFrom = x;
+                while (darkFrom < reach && brightness[darkFrom] >= threshold) ++darkFrom;
+                int lightFrom = darkFrom;
+                while (lightFrom < reach && !(brightness[lightFrom] >= threshold && brightness[lightFrom + 1] >= threshold &&
+                                              brightness[lightFrom + 2] >= threshold))
+                    ++lightFrom;
+                if (darkFrom < reach / 4 && lightFrom - darkFrom <= reach / 2) {
+                    const double floor = *std::min_element(brightness.begin() + darkFrom, brightness.begin() + lightFrom);
+                    const auto levelColumns = std::count_if(brightness.begin() + darkFrom, brightness.begin() + lightFrom,
+                                                            [&](double b) { return b <= floor + 12; });
+                    int rise = -1;
+                    for (int i = darkFrom; i < lightFrom; ++i)
+                        if (risesFromDarker(i)) rise = i;
+                    if (levelColumns >= 4 && rise >= 0) {
+                        const auto [start, end] = riseAround(rise);
+                        if (end - start < 5) x = lightFrom;
+                    }
+                }
+            }
             int step = -1;
             for (int i = 0; i < x; ++i)  // x is at most reach
                 if (risesFromDarker(i)) step = i;
@@ -729,9 +763,7 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             // rise (147000 spread-06: 138, 140, 142, 151, 160, 169, 178, 182; seed 167000 spread-06 for ten), where
             // a page's own edge climbs within three (seed 177000 spread-01: a page block 22 columns wide and as
             // level as shade at 143 to 147, then 188 and 207 on the page).
-            int riseStart = step, riseEnd = step + 1;
-            while (riseStart > 0 && brightness[riseStart] - brightness[riseStart - 1] >= 2) --riseStart;
-            while (riseEnd + 1 < static_cast<int>(brightness.size()) && brightness[riseEnd + 1] - brightness[riseEnd] >= 2) ++riseEnd;
+            const auto [riseStart, riseEnd] = riseAround(step);
             const bool softLastRise = riseEnd - riseStart >= 5;
             for (int i = 0; i < step && softLastRise; ++i) {
                 if (!risesFromDarker(i)) continue;
@@ -761,9 +793,15 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             // rise still marks its edge when the shade beyond it is level (within 12 levels, as the shade of a rise
             // before the last one above), for a tenth of the side's reach, and within 40 levels of that paper. (The
             // rise may overshoot the shade a little: seed 161000 spread-05, 185 then 174-179 below a cover's rim,
-            // where no border was found on any side.)
+            // where no border was found on any side.) Deeper shade, six tenths of that paper or more, will do when the
+            // rise comes up from something far darker (three quarters of the shade or less: a cover, a dark desk): the
+            // far page of a spread at 179 where the near one is 231, above a cover at 31 (seed 283000 spread-05), or a
+            // page's end under a hand's shadow at 141, above a page block at 99 (seed 273000 spread-06).
             const int flat = std::max(3, reach / 10);
-            if (edge + flat >= static_cast<int>(brightness.size()) || brightness[edge] < paper - 40) return -1;
+            if (edge + flat >= static_cast<int>(brightness.size())) return -1;
+            if (brightness[edge] < paper - 40 &&
+                !(brightness[edge] >= 0.6 * paper && brightness[riseStart] <= 0.75 * brightness[edge]))
+                return -1;
             return levelFloor(edge, edge + flat + 1) ? edge : -1;
         };
         cv::Mat left = small, top, right, bottom;

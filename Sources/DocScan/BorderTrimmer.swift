@@ -4,7 +4,7 @@ internal import CDocScanShim
 /// spread. Part of the detection stage: the outline found in the photo is the book's, and the pages are what the user
 /// wants. A band along only one or two sides (a business card's coloured edge) is part of the document and stays,
 /// unless the document is a spread: a hard cover seen at a tilt shows along two sides that meet at a corner, its other
-/// edges hidden behind the page block.
+/// edges hidden behind the page block, and a page block along one side only.
 public struct BorderTrimmer: Sendable {
     /// Widths of the border on each side, in pixels of the examined image.
     public struct Insets: Sendable, Equatable {
@@ -18,8 +18,8 @@ public struct BorderTrimmer: Sendable {
     public init() {}
 
     /// The border round a flat (rectified) document, or nil when there is none: a band on three sides or more, or on
-    /// two sides that meet at a corner when `isSpread` says the document is a book's spread (asked only then, as
-    /// finding a gutter costs more than finding the bands).
+    /// any side when `isSpread` says the document is a book's spread (asked only then, as finding a gutter costs more
+    /// than finding the bands).
     /// - Throws: ``DocScanError`` when OpenCV fails, or what `isSpread` throws.
     public func border(of document: Image, isSpread: () throws(DocScanError) -> Bool = { false })
         throws(DocScanError) -> Insets?
@@ -35,14 +35,11 @@ public struct BorderTrimmer: Sendable {
         return Insets(left: insets[0], top: insets[1], right: insets[2], bottom: insets[3])
     }
 
-    /// Whether bands on the sides set in `bandedSides` (bits 1 left, 2 top, 4 right, 8 bottom) make a border.
+    /// Whether bands on the sides set in `bandedSides` (bits 1 left, 2 top, 4 right, 8 bottom) make a border. A book
+    /// shows its cover or page block along any of its sides, as the camera sees it: along one only when it lies square
+    /// to the camera on that side (seed 285000 spread-01, the page block along the foot of an upside-down spread).
     static func isBorder(bandedSides: Int32, isSpread: Bool) -> Bool {
         let count = (0..<4).filter { bandedSides & (1 << $0) != 0 }.count
-        if count >= 3 { return true }
-        // Two sides meet at a corner when they are neighbours: left and top, top and right, and so on round.
-        let meetAtCorner = count == 2 && (0..<4).contains { side in
-            bandedSides & (1 << side) != 0 && bandedSides & (1 << ((side + 1) % 4)) != 0
-        }
-        return isSpread && meetAtCorner
+        return count >= 3 || (isSpread && count >= 1)
     }
 }

@@ -472,8 +472,11 @@ public struct DocumentScanner: Sendable {
     private func pagesInsideBorder(
         of quad: Quad, preview: Image, toPage: Homography, size: (width: Int, height: Int), in photo: Image
     ) throws(DocScanError) -> Quad? {
+        // A spread's gutter runs down the preview only when its lines run across it: the lines of a receipt lying
+        // sideways leave gaps between them that can pass for a gutter (seed 243000 receipt-05).
         let border = try BorderTrimmer().border(of: preview) { () throws(DocScanError) in
-            try SpreadSplitter().findGutter(in: preview) != nil
+            guard try SpreadSplitter().findGutter(in: preview) != nil else { return false }
+            return try TextLayoutAnalyzer().analyze(preview).quarterTurns % 2 == 0
         }
         guard let border,
             let fromPreview = toPage.followed(by: Self.scaling(Double(preview.width) / Double(size.width))).inverse
