@@ -675,15 +675,26 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
             std::nth_element(values.begin(), values.begin() + values.size() * 3 / 4, values.end());
             return static_cast<double>(values[values.size() * 3 / 4]);
         };
-        const auto inset = [&](const cv::Mat &image) -> int {
-            // `image` is oriented so that the side being examined is its left edge.
+        // The brightness of the lines parallel to a side over the outer third of `image` (oriented so that the side
+        // being examined is its left edge), and the paper's: the median of those past the outer eighth.
+        struct Profile {
+            std::vector<double> brightness;
+            double paper;
+        };
+        const auto profileOf = [&](const cv::Mat &image) {
             const int from = image.rows / 5, to = image.rows - image.rows / 5;
-            const int reach = image.cols / 10;
-            std::vector<double> brightness(image.cols / 3);
-            for (size_t x = 0; x < brightness.size(); ++x) brightness[x] = level(image.col(static_cast<int>(x)).rowRange(from, to));
-            std::vector<double> inner(brightness.begin() + image.cols / 8, brightness.end());
+            Profile profile{std::vector<double>(image.cols / 3), 0};
+            for (size_t x = 0; x < profile.brightness.size(); ++x)
+                profile.brightness[x] = level(image.col(static_cast<int>(x)).rowRange(from, to));
+            std::vector<double> inner(profile.brightness.begin() + image.cols / 8, profile.brightness.end());
             std::nth_element(inner.begin(), inner.begin() + inner.size() / 2, inner.end());
-            const double paper = inner[inner.size() / 2];
+            profile.paper = inner[inner.size() / 2];
+            return profile;
+        };
+        const auto inset = [&](const cv::Mat &image, const Profile &profile) -> int {
+            const int reach = image.cols / 10;
+            const std::vector<double> &brightness = profile.brightness;
+            const double paper = profile.paper;
             const double threshold = paper - std::max(20.0, 0.1 * paper);
             int x = 0;
             while (x < reach && !(brightness[x] >= threshold && brightness[x + 1] >= threshold && brightness[x + 2] >= threshold)) ++x;
@@ -808,11 +819,24 @@ ds_status ds_find_inner_page(const ds_image *document, double insets[4], int32_t
         cv::rotate(small, top, cv::ROTATE_90_COUNTERCLOCKWISE);   // the top edge becomes the left one
         cv::rotate(small, right, cv::ROTATE_180);
         cv::rotate(small, bottom, cv::ROTATE_90_CLOCKWISE);
-        const int widths[4] = {inset(left), inset(top), inset(right), inset(bottom)};
-        for (int i = 0; i < 4; ++i) if (widths[i] < 0) return DS_OK;
+        const cv::Mat *sides[4] = {&left, &top, &right, &bottom};
+        Profile profiles[4];
+        int widths[4];
+        for (int i = 0; i < 4; ++i) {
+            profiles[i] = profileOf(*sides[i]);
+            widths[i] = inset(*sides[i], profiles[i]);
+            if (widths[i] < 0) return DS_OK;
+        }
         for (int i = 0; i < 4; ++i) {
             insets[i] = widths[i] * factor;
-            if (widths[i] >= std::max(3, small.cols / 200)) *bordered_sides |= 1 << i;
+            if (widths[i] < std::max(3, small.cols / 200)) continue;
+            *bordered_sides |= 1 << i;
+            // A cover or a page block: the band's median 40 levels or more below the paper (a page block of 145 to
+            // 150 beside paper of 214, seed 285000 spread-01), where a page curling down to its fore-edge shades its
+            // margin by 20 to 30 (seed 301000 spread-02).
+            std::vector<double> band(profiles[i].brightness.begin(), profiles[i].brightness.begin() + widths[i]);
+            std::nth_element(band.begin(), band.begin() + band.size() / 2, band.end());
+            if (band[band.size() / 2] <= profiles[i].paper - 40) *bordered_sides |= 16 << i;
         }
         return DS_OK;
     });

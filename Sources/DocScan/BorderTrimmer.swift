@@ -17,9 +17,9 @@ public struct BorderTrimmer: Sendable {
     /// Creates a trimmer.
     public init() {}
 
-    /// The border round a flat (rectified) document, or nil when there is none: a band on three sides or more, or on
-    /// any side when `isSpread` says the document is a book's spread (asked only then, as finding a gutter costs more
-    /// than finding the bands).
+    /// The border round a flat (rectified) document, or nil when there is none: a band on three sides or more, or,
+    /// when `isSpread` says the document is a book's spread (asked only then, as finding a gutter costs more than
+    /// finding the bands), on two sides that meet at a corner or on sides that are all far darker than the paper.
     /// - Throws: ``DocScanError`` when OpenCV fails, or what `isSpread` throws.
     public func border(of document: Image, isSpread: () throws(DocScanError) -> Bool = { false })
         throws(DocScanError) -> Insets?
@@ -35,11 +35,17 @@ public struct BorderTrimmer: Sendable {
         return Insets(left: insets[0], top: insets[1], right: insets[2], bottom: insets[3])
     }
 
-    /// Whether bands on the sides set in `bandedSides` (bits 1 left, 2 top, 4 right, 8 bottom) make a border. A book
-    /// shows its cover or page block along any of its sides, as the camera sees it: along one only when it lies square
-    /// to the camera on that side (seed 285000 spread-01, the page block along the foot of an upside-down spread).
+    /// Whether bands on the sides set in `bandedSides` (bits 1 left, 2 top, 4 right, 8 bottom; the same shifted left
+    /// by 4 for a band far darker than the paper) make a border. A book shows its cover or page block along any of its
+    /// sides, as the camera sees it: along one only when it lies square to the camera on that side (seed 285000
+    /// spread-01, the page block along the foot of an upside-down spread). A band that is only shade (a page curling
+    /// down to its fore-edge) counts so only beside another.
     static func isBorder(bandedSides: Int32, isSpread: Bool) -> Bool {
-        let count = (0..<4).filter { bandedSides & (1 << $0) != 0 }.count
-        return count >= 3 || (isSpread && count >= 1)
+        let banded = (0..<4).filter { bandedSides & (1 << $0) != 0 }
+        if banded.count >= 3 { return true }
+        guard isSpread, !banded.isEmpty else { return false }
+        // Two sides meet at a corner when they are neighbours: left and top, top and right, and so on round.
+        let meetAtCorner = banded.count == 2 && banded.contains { banded.contains(($0 + 1) % 4) }
+        return meetAtCorner || banded.allSatisfy { bandedSides & (16 << $0) != 0 }
     }
 }

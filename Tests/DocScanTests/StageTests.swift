@@ -615,16 +615,21 @@ struct TextLayoutTests {
         }
     }
 
-    @Test("A band on three sides or more is a border; on fewer only round a spread")
+    @Test("A band on three sides or more is a border; on fewer only round a spread, meeting at a corner or all dark")
     func borderSides() {
         let left: Int32 = 1, top: Int32 = 2, right: Int32 = 4, bottom: Int32 = 8
+        let dark = { (sides: Int32) in sides | sides << 4 }
         #expect(BorderTrimmer.isBorder(bandedSides: left | top | right, isSpread: false))
         #expect(BorderTrimmer.isBorder(bandedSides: left | top | right | bottom, isSpread: false))
         #expect(!BorderTrimmer.isBorder(bandedSides: left | top, isSpread: false))
-        #expect(!BorderTrimmer.isBorder(bandedSides: bottom, isSpread: false))
+        #expect(!BorderTrimmer.isBorder(bandedSides: dark(bottom), isSpread: false))
         #expect(BorderTrimmer.isBorder(bandedSides: left | top, isSpread: true))
-        #expect(BorderTrimmer.isBorder(bandedSides: left | right, isSpread: true))
-        #expect(BorderTrimmer.isBorder(bandedSides: top, isSpread: true))
+        #expect(BorderTrimmer.isBorder(bandedSides: bottom | left, isSpread: true))
+        #expect(!BorderTrimmer.isBorder(bandedSides: left | right, isSpread: true))
+        #expect(BorderTrimmer.isBorder(bandedSides: dark(left | right), isSpread: true))
+        #expect(!BorderTrimmer.isBorder(bandedSides: top, isSpread: true))
+        #expect(BorderTrimmer.isBorder(bandedSides: dark(top), isSpread: true))
+        #expect(!BorderTrimmer.isBorder(bandedSides: dark(top) | left, isSpread: true))
         #expect(!BorderTrimmer.isBorder(bandedSides: 0, isSpread: true))
     }
 }

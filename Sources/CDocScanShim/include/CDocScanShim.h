@@ -233,8 +233,9 @@ DS_EXTERN ds_status ds_find_gutter(const ds_image *page, ds_gutter *out);
 
 /// Looks for a border along the sides of a flat document, such as a book's cover and page block around its pages: a
 /// band darker than the paper inside. `insets` receives the band widths (left, top, right, bottom) in pixels, and
-/// `*bordered_sides` a bit for each side (1 left, 2 top, 4 right, 8 bottom) with a band a few pixels wide or more; it
-/// is zero when the paper's edge cannot be told on some side.
+/// `*bordered_sides` a bit for each side (1 left, 2 top, 4 right, 8 bottom) with a band a few pixels wide or more, and
+/// that bit shifted left by 4 when the band is far darker than the paper (a cover or a page block, not shade); it is
+/// zero when the paper's edge cannot be told on some side.
 DS_EXTERN ds_status ds_find_inner_page(const ds_image *document, double insets[_Nonnull 4], int32_t *bordered_sides);
 
 #pragma clang assume_nonnull end
