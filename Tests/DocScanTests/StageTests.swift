@@ -629,7 +629,7 @@ struct TextLayoutTests {
         #expect(BorderTrimmer.isBorder(bandedSides: dark(left | right), isSpread: true))
         #expect(!BorderTrimmer.isBorder(bandedSides: top, isSpread: true))
         #expect(BorderTrimmer.isBorder(bandedSides: dark(top), isSpread: true))
-        #expect(!BorderTrimmer.isBorder(bandedSides: dark(top) | left, isSpread: true))
+        #expect(!BorderTrimmer.isBorder(bandedSides: dark(top) | bottom, isSpread: true))
         #expect(!BorderTrimmer.isBorder(bandedSides: 0, isSpread: true))
     }
 }
