@@ -1069,6 +1069,20 @@ struct StripColours {
     bool stripHasDeskColour() const {
         return stripLikeOutside >= 0.8 && std::abs(stripLightness - outsideLightness) < 15;
     }
+
+    /// Whether the strip is the inside's paper in more light: of its chroma, lighter than its paper by 20 levels or
+    /// more but not twice as light (a shadow darkens paper by a factor).
+    bool stripIsPaperInMoreLight() const {
+        return chromaDistance(strip, inside) < otherChroma && stripLightness >= paperLightness + 20 &&
+               2 * paperLightness >= stripLightness;
+    }
+
+    /// Whether the strip is the inside's paper in shade: of its chroma, darker than its paper by 20 levels or more but
+    /// at least half as light.
+    bool stripIsPaperInShade() const {
+        return chromaDistance(strip, inside) < otherChroma && stripLightness <= paperLightness - 20 &&
+               2 * stripLightness >= paperLightness;
+    }
 };
 
 /// Pixels of ``Views/lab`` (8-bit Lab values), added run by run: the sum of their colours, and how many there are of
@@ -1429,16 +1443,13 @@ bool stripIsDeskAroundPaper(const Views &views, const Quad &larger, const Quad &
            colours->paperLightness >= colours->stripLightness + 50;
 }
 
-/// Whether the strip inside `larger` but outside `smaller` is the paper of `smaller` in more light: of its chroma,
-/// lighter by 20 levels or more but not twice as light (a shadow darkens paper by a factor, while a dark card is far
-/// darker than any paper), and lighter than the desk beyond `larger` too. `smaller` is then the shade that a phone
-/// or a hand casts over part of the document that `larger` outlines, its outline the shadow's edge across the paper.
+/// Whether the strip inside `larger` but outside `smaller` is the paper of `smaller` in more light
+/// (``StripColours/stripIsPaperInMoreLight()``), and lighter than the desk beyond `larger` by 15 levels too. `smaller`
+/// is then the shade that a phone or a hand casts over part of the document that `larger` outlines, its outline the
+/// shadow's edge across the paper.
 bool stripIsLitPaper(const Views &views, const Quad &larger, const Quad &smaller) {
     const auto colours = stripColours(views, larger, smaller);
-    return colours && chromaDistance(colours->strip, colours->inside) < otherChroma &&
-           colours->stripLightness >= colours->paperLightness + 20 &&
-           2 * colours->paperLightness >= colours->stripLightness &&
-           colours->stripLightness >= colours->outsideLightness + 15;
+    return colours && colours->stripIsPaperInMoreLight() && colours->stripLightness >= colours->outsideLightness + 15;
 }
 
 /// Outlines of documents that a hard shadow's edge cut in two, each piece proposed on its own, put together: two
@@ -1459,9 +1470,7 @@ std::vector<Candidate> joinedAcrossShadowEdges(const Views &views, const std::ve
     // Whether the strip of `whole` outside `piece` is the piece's paper in more light, lighter than the desk or not.
     const auto litBeside = [&](const Quad &whole, const Quad &piece) {
         const auto colours = stripColours(views, whole, piece);
-        return colours && chromaDistance(colours->strip, colours->inside) < otherChroma &&
-               colours->stripLightness >= colours->paperLightness + 20 &&
-               2 * colours->paperLightness >= colours->stripLightness;
+        return colours && colours->stripIsPaperInMoreLight();
     };
     std::vector<Candidate> joined;
     for (size_t a = 0; a < candidates.size(); ++a) {
@@ -2311,6 +2320,15 @@ std::optional<Quad> grownToOwnSide(const Views &views, const Quad &quad, double 
         best = trial, bestScore = std::max(bestScore, trialScore);
     }
     return best;
+}
+
+/// Erases the elements of `items` whose place in `marked` is set, keeping the others in order.
+template <typename Item>
+void eraseMarked(std::vector<Item> &items, const std::vector<bool> &marked) {
+    size_t kept = 0;
+    for (size_t k = 0; k < items.size(); ++k)
+        if (!marked[k]) items[kept++] = std::move(items[k]);
+    items.resize(kept);
 }
 
 /// Whether `candidate` is well outlined (0.8) round a region at most half as light as what surrounds it: a dark card on
@@ -3539,10 +3557,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                             const double pieceSeenPast = outlineScoreSeeingPast(views, piece.quad);
                             const auto addsPaperInShade = [&] {
                                 const auto shade = stripColours(views, found.quad, piece.quad);
-                                return seenPast >= 0.95 && shade &&
-                                       chromaDistance(shade->strip, shade->inside) < otherChroma &&
-                                       shade->stripLightness <= shade->paperLightness - 20 &&
-                                       2 * shade->stripLightness >= shade->paperLightness;
+                                return seenPast >= 0.95 && shade && shade->stripIsPaperInShade();
                             };
                             if (seenPast >= pieceSeenPast + 0.15 ||
                                 (seenPast >= pieceSeenPast - 0.02 &&
@@ -3614,8 +3629,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                 document = Candidate{*moved, outlineScore(views, *moved), std::abs(signedArea(*moved))};
                 for (const size_t piece : pieces) swallowed[piece] = true;
             }
-            for (size_t k = documents.size(); k-- > 0;)
-                if (swallowed[k]) documents.erase(documents.begin() + static_cast<ptrdiff_t>(k));
+            eraseMarked(documents, swallowed);
             // An outline that runs on over a strip of the desk to a straight edge in it is moved in to the document's
             // own edge, and one that stops short of a band of colour along one side (a card's accent bar) out over it.
             // A smaller document that an outline widened so takes in (nine tenths of it) is that document's accent
@@ -3634,8 +3648,7 @@ ds_status ds_detect_documents(const ds_image *image, const ds_detect_options *op
                     isBar[b] = isBar[b] || (b != k && documents[b].area < document.area &&
                                             overlapArea(document.quad, documents[b].quad) >= 0.9 * documents[b].area);
             }
-            for (size_t k = documents.size(); k-- > 0;)
-                if (isBar[k]) documents.erase(documents.begin() + static_cast<ptrdiff_t>(k));
+            eraseMarked(documents, isBar);
             return documents;
         };
         auto documents = documentsOn(small);
